@@ -1,0 +1,1 @@
+// btmon-style text and JSON Lines views of HCI packets.

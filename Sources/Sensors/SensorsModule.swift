@@ -1,0 +1,1 @@
+// Sensor characteristic decoders (Heart Rate, RSC, Thingy:52 temperature, Battery).

@@ -1,0 +1,61 @@
+/// Hex text for bytes: compact (`"0a1b"`), spaced (`"0a 1b"`) and parsed back.
+public enum Hex {
+    @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Lower-case hex without separators.
+    public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { buf in
+            var i = 0
+            for b in bytes {
+                buf[i] = digits[Int(b >> 4)]
+                buf[i + 1] = digits[Int(b & 0x0f)]
+                i += 2
+            }
+            return i
+        }
+    }
+
+    /// Lower-case hex with one space between bytes.
+    public static func spaced<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        if bytes.isEmpty { return "" }
+        return String(unsafeUninitializedCapacity: bytes.count * 3 - 1) { buf in
+            var i = 0
+            for b in bytes {
+                if i > 0 { buf[i] = 0x20; i += 1 }
+                buf[i] = digits[Int(b >> 4)]
+                buf[i + 1] = digits[Int(b & 0x0f)]
+                i += 2
+            }
+            return i
+        }
+    }
+
+    /// Parses hex, ignoring spaces, colons and an optional `0x`; nil on any other character or
+    /// an odd number of digits.
+    public static func parse(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        var high: UInt8? = nil
+        var utf8 = Array(text.utf8)[...]
+        if utf8.count >= 2, utf8[utf8.startIndex] == 0x30, utf8[utf8.startIndex + 1] | 0x20 == 0x78 {
+            utf8 = utf8.dropFirst(2)
+        }
+        for c in utf8 {
+            let v: UInt8
+            switch c {
+            case 0x30...0x39: v = c - 0x30
+            case 0x61...0x66: v = c - 0x61 + 10
+            case 0x41...0x46: v = c - 0x41 + 10
+            case 0x20, 0x3a, 0x2d: continue
+            default: return nil
+            }
+            if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
+        }
+        return high == nil ? out : nil
+    }
+
+    /// `0x` and `width` upper-case hex digits, e.g. `hex(0x1a, width: 4)` → `0x001A`.
+    public static func number<T: BinaryInteger>(_ v: T, width: Int) -> String {
+        let s = String(v, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import Capture
+
+@Suite struct CaptureSmokeTests {
+    @Test func moduleLoads() { #expect(Bool(true)) }
+}
