@@ -1,1 +1,0 @@
-// btmon-style text and JSON Lines views of HCI packets.
