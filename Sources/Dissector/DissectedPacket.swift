@@ -1,0 +1,59 @@
+import Wire
+
+/// One packet as the decoder understood it: what `rtstack decode` prints as a headline, its
+/// fields, and the facts the JSON form and the summary need.
+public struct DissectedPacket: Sendable {
+    /// 1-based position in the capture.
+    public var index: Int
+    public var timestampMicros: Int64
+    /// Seconds since the first packet of the capture.
+    public var relativeTime: Double
+    public var direction: Direction
+    public var type: H4PacketType
+    /// Headline name, e.g. "LE Set Scan Enable", "Command Complete", "ATT Handle Value Notification".
+    public var name: String
+    /// Opcode of a command, or event code, shown next to the name.
+    public var code: String
+    /// Connection handle of ACL/SCO/ISO data, and of events that carry one.
+    public var connectionHandle: UInt16?
+    public var summary: String
+    public var fields: FieldList
+    public var att: ATTSummary?
+    /// Decode problems found in this packet; counted in the summary, never fatal.
+    public var errors: [String]
+    /// The packet's bytes after the H4 indicator.
+    public var bytes: ArraySlice<UInt8>
+
+    public init(index: Int, timestampMicros: Int64, relativeTime: Double, direction: Direction,
+                type: H4PacketType, bytes: ArraySlice<UInt8>) {
+        self.index = index
+        self.timestampMicros = timestampMicros
+        self.relativeTime = relativeTime
+        self.direction = direction
+        self.type = type
+        self.name = ""
+        self.code = ""
+        self.summary = ""
+        self.fields = FieldList()
+        self.errors = []
+        self.bytes = bytes
+    }
+}
+
+/// The ATT PDU carried by an ACL packet (the last fragment of its L2CAP frame).
+public struct ATTSummary: Sendable {
+    public var opcode: UInt8
+    public var name: String
+    /// Attribute handle where the PDU names one.
+    public var handle: UInt16?
+    public var value: ArraySlice<UInt8>?
+    /// The characteristic behind `handle`, when a discovery in the same capture showed it.
+    public var characteristic: BluetoothUUID?
+    /// Decoded sensor value line, e.g. "72 bpm", when a decoder knows the characteristic.
+    public var decodedValue: String?
+
+    public init(opcode: UInt8, name: String) {
+        self.opcode = opcode
+        self.name = name
+    }
+}
