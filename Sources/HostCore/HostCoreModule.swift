@@ -1,1 +1,0 @@
-// The sans-I/O host core: fed (packet, time) and requests, answers packets, events, deadlines.

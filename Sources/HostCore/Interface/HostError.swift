@@ -1,0 +1,61 @@
+import Wire
+
+/// Why a request failed. Every case names the code and what it means, so the CLI can print
+/// it without knowing the protocol.
+public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A command answered with a non-success status.
+    case commandFailed(HCIOpcode, HCIStatus)
+    /// A command got neither Command Complete nor Command Status in time.
+    case commandTimeout(HCIOpcode)
+    /// LE Create Connection did not complete in time and was cancelled.
+    case connectTimeout(DeviceAddress)
+    /// The connection attempt ended with this status (e.g. 0x3E).
+    case connectionFailed(HCIStatus)
+    /// The link went away while the request was pending.
+    case disconnected(HCIStatus)
+    /// The peer answered with an ATT Error Response.
+    case att(error: UInt8, request: UInt8, handle: UInt16)
+    /// The peer did not answer an ATT request within 30 s; the bearer is closed for ATT.
+    case attTimeout(request: UInt8)
+    /// The peer's answer did not follow the protocol.
+    case protocolViolation(String)
+    /// No such link, characteristic or descriptor.
+    case notFound(String)
+    /// The controller reported a Hardware Error or the transport was lost.
+    case controller(String)
+    /// The request is not possible in the current state (e.g. no controller yet).
+    case invalidState(String)
+
+    public var description: String {
+        switch self {
+        case let .commandFailed(op, status):
+            return "command 0x\(hex(op.rawValue, 4)) failed: status 0x\(hex(status.rawValue, 2))"
+        case let .commandTimeout(op):
+            return "command 0x\(hex(op.rawValue, 4)) got no answer from the controller"
+        case let .connectTimeout(addr):
+            return "connecting to \(addr) timed out (device absent or not connectable); cancelled"
+        case let .connectionFailed(status):
+            return "connection failed: status 0x\(hex(status.rawValue, 2))"
+        case let .disconnected(reason):
+            return "disconnected: reason 0x\(hex(reason.rawValue, 2))"
+        case let .att(error, request, handle):
+            return "ATT error 0x\(hex(error, 2)) for request 0x\(hex(request, 2)) on handle 0x\(hex(handle, 4))"
+        case let .attTimeout(request):
+            return "ATT request 0x\(hex(request, 2)) timed out after 30 s; the link can no longer be used for ATT"
+        case let .protocolViolation(s):
+            return "peer broke the protocol: \(s)"
+        case let .notFound(s):
+            return "not found: \(s)"
+        case let .controller(s):
+            return "controller failure: \(s)"
+        case let .invalidState(s):
+            return "not possible now: \(s)"
+        }
+    }
+}
+
+@inline(__always)
+func hex<T: BinaryInteger>(_ v: T, _ width: Int) -> String {
+    let s = String(v, radix: 16)
+    return String(repeating: "0", count: max(0, width - s.count)) + s
+}
