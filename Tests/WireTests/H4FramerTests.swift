@@ -246,6 +246,23 @@ func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
         #expect(packets(result.outputs).count == 1)
     }
 
+    @Test func extremeConfigurationsDoNotTrap() {
+        let configs = [
+            H4Framer.Configuration(maxACLDataLength: Int.max, maxSCODataLength: Int.min, maxISODataLength: -1,
+                                   acceptedTypes: [], maxGarbageChunk: Int.max),
+            H4Framer.Configuration(maxACLDataLength: 0, maxGarbageChunk: 0),
+        ]
+        var rng = FramerTestRNG(seed: 77)
+        let stream = (0..<50).flatMap { _ in H4Framer.encode(randomPacket(&rng)) }
+        for config in configs {
+            let result = frame(stream, chunks: [13], configuration: config, finish: true)
+            let packetBytes = packets(result.outputs).reduce(0) { $0 + 1 + $1.bytes.count }
+            #expect(packetBytes + garbageCount(result.outputs) == stream.count)
+        }
+        // Nothing accepted: everything is garbage.
+        #expect(packets(frame(stream, chunks: [13], configuration: configs[0], finish: true).outputs).isEmpty)
+    }
+
     @Test func truncatedStreamYieldsNothingExtra() {
         var rng = FramerTestRNG(seed: 5)
         let sent = (0..<20).map { _ in randomPacket(&rng) } + [HCIPacket(type: .event, bytes: [0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])]

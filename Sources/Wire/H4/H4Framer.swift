@@ -73,7 +73,8 @@ public struct H4Framer: Sendable {
         /// Which packet types can arrive; others are garbage. A host reading from a controller
         /// never receives commands, so excluding them makes resynchronisation more reliable.
         public var acceptedTypes: Set<H4PacketType>
-        /// Largest garbage chunk reported at once, so skipped bytes never pile up unbounded.
+        /// Largest garbage chunk reported at once (1 … 1 MiB), so skipped bytes never pile up
+        /// unbounded.
         public var maxGarbageChunk: Int
 
         public init(maxACLDataLength: Int = 65535,
@@ -122,7 +123,7 @@ public struct H4Framer: Sendable {
         var mask: UInt8 = 0
         for t in configuration.acceptedTypes { mask |= 1 << (t.rawValue & 7) }
         acceptedMask = mask
-        maxGarbage = max(1, configuration.maxGarbageChunk)
+        maxGarbage = max(1, min(configuration.maxGarbageChunk, 1 << 20))
         maxACL = max(0, min(configuration.maxACLDataLength, 65535))
         maxSCO = max(0, min(configuration.maxSCODataLength, 255))
         maxISO = max(0, min(configuration.maxISODataLength, 0x3FFF))
