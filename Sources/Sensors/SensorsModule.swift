@@ -1,1 +1,0 @@
-// Sensor characteristic decoders (Heart Rate, RSC, Thingy:52 temperature, Battery).

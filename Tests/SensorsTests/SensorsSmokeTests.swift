@@ -1,6 +1,0 @@
-import Testing
-@testable import Sensors
-
-@Suite struct SensorsSmokeTests {
-    @Test func moduleLoads() { #expect(Bool(true)) }
-}
