@@ -80,3 +80,17 @@ extension HCICommandFormat {
         fields.add("Max CE length", duration(maxCELength, unitMicros: unit0_625ms))
     }
 }
+
+extension HCICommandFormat {
+    /// Event masks give bit n to the (sub)event with code n + 1.
+    static func mask(bitPerCode codes: some Sequence<UInt8>) -> UInt64 {
+        var m: UInt64 = 0
+        for c in codes where c >= 1 && c <= 64 { m |= 1 << UInt64(c - 1) }
+        return m
+    }
+
+    static func maskContains(_ mask: UInt64, code: UInt8) -> Bool {
+        guard code >= 1 && code <= 64 else { return false }
+        return mask & (1 << UInt64(code - 1)) != 0
+    }
+}

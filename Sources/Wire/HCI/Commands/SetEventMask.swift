@@ -11,6 +11,16 @@ public struct SetEventMask: HCICommand, Hashable {
 
     public init(eventMask: UInt64) { self.eventMask = eventMask }
 
+    /// The mask that enables exactly the events with these codes (0x01…0x40; others ignored).
+    public init(enabling eventCodes: some Sequence<UInt8>) {
+        eventMask = HCICommandFormat.mask(bitPerCode: eventCodes)
+    }
+
+    /// Whether the event with this code is enabled.
+    public func enables(eventCode: UInt8) -> Bool {
+        HCICommandFormat.maskContains(eventMask, code: eventCode)
+    }
+
     public init(decoding r: inout ByteReader) throws(WireError) {
         eventMask = try r.u64("Event_Mask")
     }
@@ -36,6 +46,16 @@ public struct LESetEventMask: HCICommand, Hashable {
     public static let defaultMask: UInt64 = 0x0000_0000_0000_001F
 
     public init(leEventMask: UInt64) { self.leEventMask = leEventMask }
+
+    /// The mask that enables exactly the LE subevents with these codes (0x01…0x40; others ignored).
+    public init(enabling subeventCodes: some Sequence<UInt8>) {
+        leEventMask = HCICommandFormat.mask(bitPerCode: subeventCodes)
+    }
+
+    /// Whether the LE subevent with this code is enabled.
+    public func enables(subeventCode: UInt8) -> Bool {
+        HCICommandFormat.maskContains(leEventMask, code: subeventCode)
+    }
 
     public init(decoding r: inout ByteReader) throws(WireError) {
         leEventMask = try r.u64("LE_Event_Mask")
