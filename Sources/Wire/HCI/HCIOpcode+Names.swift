@@ -1,5 +1,7 @@
-// Opcode names of Core Spec v5.4 Vol 4, Part E, §7 (and the v6.0 LE additions that phones
-// already send). Generated from one table so that names and constants cannot disagree.
+// Opcode names of Core Spec v5.4 Vol 4, Part E, §7, plus the v6.0 LE additions (decision-based
+// advertising filtering, Channel Sounding) that newer phones may send. The constants and the
+// `specName` switch list the same opcodes in the same order; HCICommandOpcodeNamesTests checks
+// samples against the spec values.
 
 extension HCIOpcode {
 
