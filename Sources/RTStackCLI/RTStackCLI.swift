@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Entry point of the `rtstack` command: picks the subcommand and turns every failure into a
+/// message on stderr and a documented exit status (see `ExitCode`).
+public enum RTStackCLI {
+    public static let version = "0.1.0"
+
+    /// Subcommands in the order `--help` lists them.
+    static let commands: [(spec: CommandSpec, run: ([String]) throws(UsageError) -> ExitCode)] = [
+        (DecodeCommand.spec, DecodeCommand.run),
+    ]
+
+    static let topSpec = CommandSpec(
+        name: "rtstack",
+        usage: "rtstack [COMMAND] [OPTIONS]",
+        summary: "A Bluetooth Low Energy central for Linux boards without BlueZ.",
+        options: [])
+
+    public static func main(_ arguments: [String]) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let code: ExitCode
+        do {
+            code = try dispatch(arguments)
+        } catch {
+            OutputStream.standardOutput.flush()
+            OutputStream.standardError.line("rtstack: \(error.message)")
+            OutputStream.standardError.flush()
+            return ExitCode.usage.rawValue
+        }
+        OutputStream.standardOutput.flush()
+        OutputStream.standardError.flush()
+        return code.rawValue
+    }
+
+    static func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
+        guard let first = arguments.first else {
+            throw UsageError("no command given; try 'rtstack --help'")
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            if arguments.count > 1, let c = commands.first(where: { $0.spec.name == arguments[1] }) {
+                OutputStream.standardOutput.write(c.spec.helpText)
+            } else {
+                OutputStream.standardOutput.write(helpText)
+            }
+            return .success
+        }
+        if first == "--version" {
+            OutputStream.standardOutput.line("rtstack \(version)")
+            return .success
+        }
+        guard let c = commands.first(where: { $0.spec.name == first }) else {
+            throw UsageError("unknown command '\(first)'; commands: \(commands.map(\.spec.name).joined(separator: ", ")) (see 'rtstack --help')")
+        }
+        return try c.run(Array(arguments.dropFirst()))
+    }
+
+    static var helpText: String {
+        var s = "usage: rtstack COMMAND [OPTIONS]\n\n\(topSpec.summary)\n\ncommands:\n"
+        let width = commands.map(\.spec.name.count).max() ?? 0
+        for c in commands {
+            s += "  " + c.spec.name + String(repeating: " ", count: width - c.spec.name.count + 2) + c.spec.summary + "\n"
+        }
+        s += "\n'rtstack COMMAND --help' describes one command.\n"
+        s += "exit status: 0 done, 1 failed, 2 bad command line, 3 adapter unavailable, 4 input unreadable\n"
+        return s
+    }
+}
