@@ -93,13 +93,10 @@ public struct ACLReassembler: Sendable {
     }
 
     private mutating func continueFrame(handle: UInt16, data: ArraySlice<UInt8>) -> ACLReassemblyOutput {
-        // Taking the state out of the dictionary leaves the buffer uniquely referenced, so
-        // appending does not copy it.
-        guard let state = partials.removeValue(forKey: handle) else {
+        guard var state = partials.removeValue(forKey: handle) else {
             return ACLReassemblyOutput(issue: .continuationWithoutStart(handle: handle, dataLength: data.count))
         }
-        switch state {
-        case let .discarding(announced, received):
+        if case let .discarding(announced, received) = state {
             let now = received + data.count
             let total = L2CAPBasicHeader.size + announced
             if now < total {
@@ -109,43 +106,44 @@ public struct ACLReassembler: Sendable {
             if now == total { return ACLReassemblyOutput() }
             return ACLReassemblyOutput(issue: .overrun(handle: handle, announcedLength: announced,
                                                        receivedLength: now - L2CAPBasicHeader.size))
-        case var .collecting(buffer):
-            let headerKnownBefore = buffer.count >= L2CAPBasicHeader.size
-            if !headerKnownBefore {
-                // Check the limit before buffering a possibly huge continuation.
-                var head = buffer
-                head.append(contentsOf: data.prefix(L2CAPBasicHeader.size - buffer.count))
-                if head.count >= L2CAPBasicHeader.size {
-                    let length = Int(head[0]) | Int(head[1]) << 8
-                    if length > maximumPayloadLength {
-                        let now = buffer.count + data.count
-                        if now < L2CAPBasicHeader.size + length {
-                            partials[handle] = .discarding(announcedLength: length, received: now)
-                        }
-                        return ACLReassemblyOutput(issue: .lengthAboveLimit(handle: handle, length: length,
-                                                                            limit: maximumPayloadLength))
-                    }
-                    buffer.reserveCapacity(L2CAPBasicHeader.size + length)
-                }
-            }
-            buffer.append(contentsOf: data)
-            guard buffer.count >= L2CAPBasicHeader.size else {
-                partials[handle] = .collecting(buffer)
-                return ACLReassemblyOutput()
-            }
-            let length = Int(buffer[0]) | Int(buffer[1]) << 8
-            let total = L2CAPBasicHeader.size + length
-            if buffer.count < total {
-                partials[handle] = .collecting(buffer)
-                return ACLReassemblyOutput()
-            }
-            if buffer.count > total {
-                return ACLReassemblyOutput(issue: .overrun(handle: handle, announcedLength: length,
-                                                           receivedLength: buffer.count - L2CAPBasicHeader.size))
-            }
-            let cid = L2CAPChannelID(UInt16(buffer[2]) | UInt16(buffer[3]) << 8)
-            return ACLReassemblyOutput(frame: L2CAPFrame(handle: handle, channelID: cid,
-                                                         payload: buffer[L2CAPBasicHeader.size...]))
         }
+        guard case var .collecting(buffer) = state else { return ACLReassemblyOutput() }
+        // Drop the enum's reference so `buffer` is unique and appending does not copy it.
+        state = .discarding(announcedLength: 0, received: 0)
+
+        if buffer.count < L2CAPBasicHeader.size, buffer.count + data.count >= L2CAPBasicHeader.size {
+            // The split basic header completes now: check the limit before buffering.
+            func byte(_ i: Int) -> Int {
+                i < buffer.count ? Int(buffer[i]) : Int(data[data.startIndex + i - buffer.count])
+            }
+            let length = byte(0) | byte(1) << 8
+            if length > maximumPayloadLength {
+                let now = buffer.count + data.count
+                if now < L2CAPBasicHeader.size + length {
+                    partials[handle] = .discarding(announcedLength: length, received: now)
+                }
+                return ACLReassemblyOutput(issue: .lengthAboveLimit(handle: handle, length: length,
+                                                                    limit: maximumPayloadLength))
+            }
+            buffer.reserveCapacity(L2CAPBasicHeader.size + length)
+        }
+        buffer.append(contentsOf: data)
+        guard buffer.count >= L2CAPBasicHeader.size else {
+            partials[handle] = .collecting(buffer)
+            return ACLReassemblyOutput()
+        }
+        let length = Int(buffer[0]) | Int(buffer[1]) << 8
+        let total = L2CAPBasicHeader.size + length
+        if buffer.count < total {
+            partials[handle] = .collecting(buffer)
+            return ACLReassemblyOutput()
+        }
+        if buffer.count > total {
+            return ACLReassemblyOutput(issue: .overrun(handle: handle, announcedLength: length,
+                                                       receivedLength: buffer.count - L2CAPBasicHeader.size))
+        }
+        let cid = L2CAPChannelID(UInt16(buffer[2]) | UInt16(buffer[3]) << 8)
+        return ACLReassemblyOutput(frame: L2CAPFrame(handle: handle, channelID: cid,
+                                                     payload: buffer[L2CAPBasicHeader.size...]))
     }
 }
