@@ -1,0 +1,133 @@
+/// One command on the LE signaling channel, CID 0x0005 (Core Spec v5.4 Vol 3, Part A, §4):
+/// Code (1), Identifier (1), Length (2), Data. Each case carries the Identifier, which pairs a
+/// response with its request. Codes without a case here decode as `.unknown` so the host can
+/// answer them with Command Reject (Command not understood).
+public enum LESignalingCommand: Sendable, Hashable {
+    case commandReject(identifier: UInt8, L2CAPCommandReject)
+    case disconnectionRequest(identifier: UInt8, L2CAPDisconnectionParameters)
+    case disconnectionResponse(identifier: UInt8, L2CAPDisconnectionParameters)
+    case connectionParameterUpdateRequest(identifier: UInt8, L2CAPConnectionParameterUpdateRequest)
+    case connectionParameterUpdateResponse(identifier: UInt8, result: L2CAPConnectionParameterUpdateResult)
+    case leCreditBasedConnectionRequest(identifier: UInt8, L2CAPLECreditBasedConnectionRequest)
+    case leCreditBasedConnectionResponse(identifier: UInt8, L2CAPLECreditBasedConnectionResponse)
+    case flowControlCreditInd(identifier: UInt8, L2CAPFlowControlCreditInd)
+    case unknown(code: L2CAPSignalingCode, identifier: UInt8, data: ArraySlice<UInt8>)
+
+    /// Size of Code + Identifier + Length.
+    public static let headerSize = 4
+
+    public var code: L2CAPSignalingCode {
+        switch self {
+        case .commandReject: return .commandReject
+        case .disconnectionRequest: return .disconnectionRequest
+        case .disconnectionResponse: return .disconnectionResponse
+        case .connectionParameterUpdateRequest: return .connectionParameterUpdateRequest
+        case .connectionParameterUpdateResponse: return .connectionParameterUpdateResponse
+        case .leCreditBasedConnectionRequest: return .leCreditBasedConnectionRequest
+        case .leCreditBasedConnectionResponse: return .leCreditBasedConnectionResponse
+        case .flowControlCreditInd: return .flowControlCreditInd
+        case let .unknown(code, _, _): return code
+        }
+    }
+
+    public var identifier: UInt8 {
+        switch self {
+        case let .commandReject(id, _), let .disconnectionRequest(id, _), let .disconnectionResponse(id, _),
+             let .connectionParameterUpdateRequest(id, _), let .connectionParameterUpdateResponse(id, _),
+             let .leCreditBasedConnectionRequest(id, _), let .leCreditBasedConnectionResponse(id, _),
+             let .flowControlCreditInd(id, _), let .unknown(_, id, _):
+            return id
+        }
+    }
+
+    /// Decodes the command that fills `bytes` (one C-frame payload of the LE signaling
+    /// channel, which carries exactly one command). The Length field must equal the data that
+    /// follows, and fixed-size commands must have exactly their size.
+    public static func decode(_ bytes: ArraySlice<UInt8>) throws(WireError) -> LESignalingCommand {
+        var reader = ByteReader(bytes)
+        let command = try decode(from: &reader)
+        if !reader.isAtEnd {
+            throw WireError.malformed("signaling Length leaves \(reader.count) byte(s) after the command")
+        }
+        return command
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(WireError) -> LESignalingCommand {
+        try decode(bytes[...])
+    }
+
+    /// Decodes one command and leaves any following bytes in `reader` (the BR/EDR signaling
+    /// channel may pack several commands in one frame).
+    public static func decode(from reader: inout ByteReader) throws(WireError) -> LESignalingCommand {
+        let code = L2CAPSignalingCode(try reader.u8("signaling Code"))
+        let identifier = try reader.u8("signaling Identifier")
+        let length = try reader.u16("signaling Length")
+        let data = try reader.bytes(Int(length), "signaling Data")
+        switch code {
+        case .commandReject:
+            return .commandReject(identifier: identifier, try L2CAPCommandReject(data: data))
+        case .disconnectionRequest:
+            return .disconnectionRequest(identifier: identifier, try exact(data, code))
+        case .disconnectionResponse:
+            return .disconnectionResponse(identifier: identifier, try exact(data, code))
+        case .connectionParameterUpdateRequest:
+            return .connectionParameterUpdateRequest(identifier: identifier, try exact(data, code))
+        case .connectionParameterUpdateResponse:
+            var r = ByteReader(data)
+            let result = L2CAPConnectionParameterUpdateResult(try r.u16("Result"))
+            try expectEnd(r, code)
+            return .connectionParameterUpdateResponse(identifier: identifier, result: result)
+        case .leCreditBasedConnectionRequest:
+            return .leCreditBasedConnectionRequest(identifier: identifier, try exact(data, code))
+        case .leCreditBasedConnectionResponse:
+            return .leCreditBasedConnectionResponse(identifier: identifier, try exact(data, code))
+        case .flowControlCreditInd:
+            return .flowControlCreditInd(identifier: identifier, try exact(data, code))
+        default:
+            return .unknown(code: code, identifier: identifier, data: data)
+        }
+    }
+
+    private static func exact<T: WireCodable>(_ data: ArraySlice<UInt8>, _ code: L2CAPSignalingCode) throws(WireError) -> T {
+        var r = ByteReader(data)
+        let value = try T(decoding: &r)
+        try expectEnd(r, code)
+        return value
+    }
+
+    private static func expectEnd(_ r: ByteReader, _ code: L2CAPSignalingCode) throws(WireError) {
+        if !r.isAtEnd {
+            throw WireError.malformed("\(code.name): \(r.count) byte(s) beyond its fixed size")
+        }
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.u8(code.rawValue)
+        writer.u8(identifier)
+        let lengthAt = writer.count
+        writer.u16(0)
+        let start = writer.count
+        switch self {
+        case let .commandReject(_, reject): reject.encode(into: &writer)
+        case let .disconnectionRequest(_, p), let .disconnectionResponse(_, p): p.encode(into: &writer)
+        case let .connectionParameterUpdateRequest(_, p): p.encode(into: &writer)
+        case let .connectionParameterUpdateResponse(_, result): writer.u16(result.rawValue)
+        case let .leCreditBasedConnectionRequest(_, p): p.encode(into: &writer)
+        case let .leCreditBasedConnectionResponse(_, p): p.encode(into: &writer)
+        case let .flowControlCreditInd(_, p): p.encode(into: &writer)
+        case let .unknown(_, _, data): writer.append(data)
+        }
+        writer.patchU16(at: lengthAt, UInt16(clamping: writer.count - start))
+    }
+
+    public var encoded: [UInt8] {
+        var writer = ByteWriter(capacity: 16)
+        encode(into: &writer)
+        return writer.bytes
+    }
+
+    /// The frame that carries this command to `handle` on the LE signaling channel.
+    public func frame(handle: UInt16) -> L2CAPFrame {
+        L2CAPFrame(handle: handle, channelID: .leSignaling, payload: encoded[...])
+    }
+}
