@@ -1,0 +1,238 @@
+import Wire
+import Capture
+import Sensors
+
+/// Turns capture records into `DissectedPacket`s, keeping the state a reader of a trace keeps
+/// in their head: ACL fragments per handle until their L2CAP frame is complete, the peer of
+/// each connection, and which characteristic each attribute handle is.
+///
+/// Malformed bytes never stop it: each problem is attached to its packet and counted.
+public final class PacketDissector {
+    /// Build `fields` for each packet (the text and JSON views want them; counting does not).
+    public var collectFields: Bool
+    public private(set) var statistics = DecodeStatistics()
+
+    private var reassembler = ACLReassembler()
+    private var links: [UInt16: LinkKnowledge] = [:]
+    private var firstTimestamp: Int64?
+    private var index = 0
+
+    public init(collectFields: Bool = true) {
+        self.collectFields = collectFields
+    }
+
+    public func dissect(_ record: CaptureRecord) -> DissectedPacket {
+        index += 1
+        let first = firstTimestamp ?? record.timestampMicros
+        if firstTimestamp == nil { firstTimestamp = first }
+        var p = DissectedPacket(
+            index: index, timestampMicros: record.timestampMicros,
+            relativeTime: Double(record.timestampMicros &- first) / 1_000_000,
+            direction: record.direction, type: record.packet.type, bytes: record.packet.bytes)
+        switch record.packet.type {
+        case .command: dissectCommand(&p)
+        case .event: dissectEvent(&p)
+        case .acl: dissectACL(&p)
+        case .sco: dissectIsochronous(&p, name: "SCO Data")
+        case .iso: dissectIsochronous(&p, name: "ISO Data")
+        }
+        statistics.count(p)
+        return p
+    }
+
+    /// Records a read error of the capture itself (e.g. a truncated last record) in the totals.
+    public func noteCaptureError(_ message: String) {
+        statistics.decodeErrors += 1
+        if statistics.errorSamples.count < 10 { statistics.errorSamples.append(message) }
+    }
+
+    // MARK: Commands
+
+    private func dissectCommand(_ p: inout DissectedPacket) {
+        let cmd: HCICommandPacket
+        do {
+            cmd = try HCICommandPacket(bytes: p.bytes)
+        } catch {
+            p.name = "Command"
+            p.errors.append("command header: \(error)")
+            return
+        }
+        p.name = cmd.opcode.name
+        p.code = Hex.number(cmd.opcode.rawValue, width: 4)
+        switch HCICommandCatalog.decodeParameters(opcode: cmd.opcode, cmd.parameters) {
+        case .success(let value)?:
+            p.summary = value.summary
+            if collectFields { value.describeFields(into: &p.fields) }
+        case .failure(let error)?:
+            p.errors.append("\(cmd.opcode.name) parameters: \(error)")
+            if collectFields { p.fields.add("Parameters", Hex.spaced(cmd.parameters)) }
+        case nil:
+            p.summary = cmd.parameters.isEmpty ? "" : "\(cmd.parameters.count) parameter bytes"
+            if collectFields, !cmd.parameters.isEmpty { p.fields.add("Parameters", Hex.spaced(cmd.parameters)) }
+        }
+    }
+
+    // MARK: Events
+
+    private func dissectEvent(_ p: inout DissectedPacket) {
+        let event: HCIEvent
+        do {
+            event = try HCIEvent(bytes: p.bytes)
+        } catch {
+            p.name = "Event"
+            if let code = p.bytes.first { p.code = Hex.number(code, width: 2) }
+            p.errors.append("event: \(error)")
+            return
+        }
+        p.name = event.name
+        p.code = Hex.number(event.code.rawValue, width: 2)
+        p.summary = event.summary
+        if collectFields { event.describeFields(into: &p.fields) }
+        switch event {
+        case .commandComplete(let cc):
+            p.summary = cc.commandOpcode.name + (p.summary.isEmpty ? "" : ": " + p.summary)
+            switch HCICommandCatalog.decodeReturnParameters(opcode: cc.commandOpcode, cc.returnParameters) {
+            case .success(let value)?:
+                if collectFields { p.fields.nested("Return parameters") { value.describeFields(into: &$0) } }
+            case .failure(let error)?:
+                p.errors.append("\(cc.commandOpcode.name) return parameters: \(error)")
+            case nil:
+                break
+            }
+        case .commandStatus(let cs):
+            p.summary = cs.commandOpcode.name + ": " + cs.status.name
+        case .disconnectionComplete(let d):
+            p.connectionHandle = d.connectionHandle
+            _ = reassembler.reset(handle: d.connectionHandle)
+            links[d.connectionHandle]?.pendingRequest = [:]
+        case .le(let le):
+            dissectLEMeta(le, &p)
+        default:
+            break
+        }
+    }
+
+    private func dissectLEMeta(_ le: LEMetaEvent, _ p: inout DissectedPacket) {
+        switch le {
+        case .connectionComplete(let c) where c.status.isSuccess:
+            p.connectionHandle = c.connectionHandle
+            connectionOpened(handle: c.connectionHandle, peer: c.peer)
+        case .enhancedConnectionCompleteV1(let c) where c.status.isSuccess:
+            p.connectionHandle = c.connectionHandle
+            connectionOpened(handle: c.connectionHandle, peer: c.peer)
+        case .enhancedConnectionCompleteV2(let c) where c.status.isSuccess:
+            p.connectionHandle = c.connectionHandle
+            connectionOpened(handle: c.connectionHandle, peer: c.peer)
+        default:
+            break
+        }
+    }
+
+    private func connectionOpened(handle: UInt16, peer: DeviceAddress) {
+        links[handle] = LinkKnowledge(peer: peer)
+        statistics.links[handle] = peer.description
+        _ = reassembler.reset(handle: handle)
+    }
+
+    // MARK: ACL, L2CAP, ATT
+
+    private func dissectACL(_ p: inout DissectedPacket) {
+        let acl: ACLPacket
+        do {
+            acl = try ACLPacket.decode(p.bytes)
+        } catch {
+            p.name = "ACL Data"
+            p.errors.append("ACL header: \(error)")
+            return
+        }
+        p.connectionHandle = acl.handle
+        let out = reassembler.feed(acl)
+        for issue in out.issues { p.errors.append("L2CAP reassembly: \(issue)") }
+        guard let frame = out.frame else {
+            p.name = "ACL Data"
+            p.summary = "\(acl.packetBoundary.name), \(acl.data.count) bytes (L2CAP frame continues)"
+            return
+        }
+        switch frame.channelID {
+        case .att: dissectATT(frame, &p)
+        case .leSignaling: dissectSignaling(frame, &p)
+        default:
+            p.name = "L2CAP " + frame.channelID.name
+            p.code = Hex.number(frame.channelID.rawValue, width: 4)
+            p.summary = "\(frame.payload.count) bytes"
+            if collectFields, !frame.payload.isEmpty { p.fields.add("Data", Hex.spaced(frame.payload)) }
+        }
+    }
+
+    private func dissectSignaling(_ frame: L2CAPFrame, _ p: inout DissectedPacket) {
+        p.code = "0x0005"
+        do {
+            let cmd = try LESignalingCommand.decode(frame.payload)
+            p.name = "LE Signaling " + cmd.name
+            p.summary = cmd.summary
+            if collectFields { cmd.describeFields(into: &p.fields) }
+        } catch {
+            p.name = "LE Signaling"
+            p.errors.append("LE signaling: \(error)")
+        }
+    }
+
+    private func dissectATT(_ frame: L2CAPFrame, _ p: inout DissectedPacket) {
+        let pdu: ATTPDU
+        do {
+            pdu = try ATTPDU.decode(frame.payload)
+        } catch {
+            p.name = "ATT"
+            if let op = frame.payload.first {
+                p.name = "ATT " + ATTOpcode(rawValue: op).name
+                p.att = ATTSummary(opcode: op, name: ATTOpcode(rawValue: op).name)
+            }
+            p.errors.append("ATT: \(error)")
+            return
+        }
+        let handle = frame.handle
+        p.name = "ATT " + pdu.name
+        p.code = Hex.number(pdu.opcode.rawValue, width: 2)
+        p.summary = pdu.summary
+        if collectFields { pdu.describeFields(into: &p.fields) }
+        var att = ATTSummary(opcode: pdu.opcode.rawValue, name: pdu.name)
+        var knowledge = links[handle] ?? LinkKnowledge()
+        knowledge.learn(from: pdu, direction: p.direction)
+        switch pdu {
+        case .handleValueNotification(let hv), .handleValueIndication(let hv),
+             .writeRequest(let hv), .writeCommand(let hv):
+            att.handle = hv.handle
+            att.value = hv.value
+            att.characteristic = knowledge.attributeTypes[hv.handle]
+        case .readRequest(let h), .readBlobRequest(let h, _):
+            att.handle = h
+            att.characteristic = knowledge.attributeTypes[h]
+        case .readResponse(let value):
+            att.value = value
+            if let h = knowledge.takeReadHandle(responseDirection: p.direction) {
+                att.handle = h
+                att.characteristic = knowledge.attributeTypes[h]
+            }
+        case .errorResponse(let e):
+            att.handle = e.attributeHandleInError
+        default:
+            break
+        }
+        links[handle] = knowledge
+        if let uuid = att.characteristic, let value = att.value, pdu.opcode.rawValue != 0x12, pdu.opcode.rawValue != 0x52,
+           let decoded = SensorValueDecoder.decode(uuid: uuid, value: value) {
+            att.decodedValue = decoded.summary
+            if decoded.isMalformed { p.errors.append("\(decoded.characteristicName): \(decoded.summary)") }
+        }
+        p.att = att
+    }
+
+    private func dissectIsochronous(_ p: inout DissectedPacket, name: String) {
+        p.name = name
+        var r = ByteReader(p.bytes)
+        if let hf = try? r.u16("handle") {
+            p.connectionHandle = hf & 0x0FFF
+        }
+        p.summary = "\(max(0, p.bytes.count - HCIPacket.headerLength(p.type))) bytes"
+    }
+}
