@@ -48,6 +48,16 @@ import Wire
         }
     }
 
+    @Test func directoryIsAReadError() throws {
+        let dir = try TemporaryDirectory()
+        do {
+            _ = try CaptureFile.open(path: dir.path)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .ioFailed(operation: "read", offset: 0, errno: 21, reason: "Is a directory"))
+        }
+    }
+
     @Test func tooShortForAMagic() {
         #expect(Self.error(opening: [0x62, 0x74]) ==
             .truncated(offset: 0, what: "file header", lengthName: "magic length", length: 4, available: 2))
