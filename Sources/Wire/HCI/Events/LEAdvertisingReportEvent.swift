@@ -1,0 +1,100 @@
+/// HCI_LE_Advertising_Report (Vol 4, Part E, §7.7.65.2): advertising PDUs and scan
+/// responses received while scanning with legacy commands. In Core 5.x each report's fields
+/// come together, report after report.
+public struct LEAdvertisingReportEvent: WireCodable, FieldDescribing, Hashable {
+    public var reports: HCIEventArray<LEAdvertisingReport>
+
+    /// Num_Reports.
+    public var numReports: Int { reports.count }
+
+    public init(reports: [LEAdvertisingReport]) {
+        self.reports = HCIEventArray(reports)
+    }
+
+    public init(decoding r: inout ByteReader) throws(WireError) {
+        let n = try r.u8("Num_Reports")
+        reports = try HCIEventArray(count: Int(n), decoding: &r)
+    }
+
+    public func encode(into w: inout ByteWriter) {
+        w.u8(UInt8(truncatingIfNeeded: reports.count))
+        reports.encode(into: &w)
+    }
+
+    public var summary: String {
+        if reports.count == 1, let only = reports.first { return only.summary }
+        return EventFormat.plural(reports.count, "report")
+    }
+
+    public func describeFields(into f: inout FieldList) {
+        f.add("Num reports", String(numReports))
+        for (i, report) in reports.enumerated() {
+            f.nested("Report " + String(i + 1)) { f in report.describeFields(into: &f) }
+        }
+    }
+}
+
+/// One report of an LE Advertising Report event.
+public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
+    public var eventType: LEAdvertisingEventType
+    public var addressType: LEAddressType
+    /// The address bytes in wire order, a slice of the event (making a `BDAddress` allocates).
+    public private(set) var addressBytes: ArraySlice<UInt8>
+    /// Advertising or scan response data: AD structures (Vol 3, Part C, §11), unparsed.
+    public var data: ArraySlice<UInt8>
+    /// dBm; 127 means not available.
+    public var rssi: Int8
+
+    public init(eventType: LEAdvertisingEventType, addressType: LEAddressType, address: BDAddress,
+                data: ArraySlice<UInt8>, rssi: Int8) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.addressBytes = address.bytes[...]
+        self.data = data
+        self.rssi = rssi
+    }
+
+    public init(eventType: LEAdvertisingEventType, addressType: LEAddressType, address: BDAddress,
+                data: [UInt8], rssi: Int8) {
+        self.init(eventType: eventType, addressType: addressType, address: address, data: data[...], rssi: rssi)
+    }
+
+    public init(decoding r: inout ByteReader) throws(WireError) {
+        eventType = LEAdvertisingEventType(rawValue: try r.u8("Event_Type"))
+        addressType = try r.eventAddressType("Address_Type")
+        addressBytes = try r.bytes(6, "Address")
+        let length = try r.u8("Data_Length")
+        data = try r.bytes(Int(length), "Data")
+        rssi = try r.i8("RSSI")
+    }
+
+    public func encode(into w: inout ByteWriter) {
+        w.u8(eventType.rawValue)
+        w.u8(addressType.rawValue)
+        w.eventAddressBytes(addressBytes)
+        w.eventLengthPrefixed(data)
+        w.i8(rssi)
+    }
+
+    public var address: BDAddress {
+        get { BDAddress.fromChecked(addressBytes) }
+        set { addressBytes = newValue.bytes[...] }
+    }
+
+    /// The advertiser as a central would connect to it.
+    public var advertiser: DeviceAddress { DeviceAddress(address, type: addressType) }
+
+    public var summary: String {
+        eventType.name + " " + advertiser.description + " " + EventFormat.dBmShort(rssi)
+            + " data " + EventFormat.plural(data.count, "byte")
+    }
+
+    public func describeFields(into f: inout FieldList) {
+        f.add("Event type", eventType.description)
+        f.add("Address type", EventFormat.named(addressType.name, addressType.rawValue))
+        f.add("Address", LEConnectionText.address(address, addressType))
+        f.add("Data length", String(data.count))
+        if !data.isEmpty { f.add("Data", Hex.spaced(data)) }
+        f.add("RSSI", EventFormat.dBm(rssi))
+    }
+}

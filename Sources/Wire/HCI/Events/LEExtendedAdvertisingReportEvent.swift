@@ -1,0 +1,153 @@
+/// HCI_LE_Extended_Advertising_Report (Vol 4, Part E, §7.7.65.13): advertising received
+/// while scanning with the extended commands — legacy PDUs too, then with the legacy bit
+/// set. Long advertising data can arrive split over several reports (`dataStatus`).
+public struct LEExtendedAdvertisingReportEvent: WireCodable, FieldDescribing, Hashable {
+    public var reports: HCIEventArray<LEExtendedAdvertisingReport>
+
+    /// Num_Reports.
+    public var numReports: Int { reports.count }
+
+    public init(reports: [LEExtendedAdvertisingReport]) {
+        self.reports = HCIEventArray(reports)
+    }
+
+    public init(decoding r: inout ByteReader) throws(WireError) {
+        let n = try r.u8("Num_Reports")
+        reports = try HCIEventArray(count: Int(n), decoding: &r)
+    }
+
+    public func encode(into w: inout ByteWriter) {
+        w.u8(UInt8(truncatingIfNeeded: reports.count))
+        reports.encode(into: &w)
+    }
+
+    public var summary: String {
+        if reports.count == 1, let only = reports.first { return only.summary }
+        return EventFormat.plural(reports.count, "report")
+    }
+
+    public func describeFields(into f: inout FieldList) {
+        f.add("Num reports", String(numReports))
+        for (i, report) in reports.enumerated() {
+            f.nested("Report " + String(i + 1)) { f in report.describeFields(into: &f) }
+        }
+    }
+}
+
+/// One report of an LE Extended Advertising Report event.
+public struct LEExtendedAdvertisingReport: WireCodable, FieldDescribing, Hashable {
+    public var eventType: LEExtendedAdvertisingEventType
+    /// May be `.anonymous` (no address sent).
+    public var addressType: LEReportAddressType
+    /// Wire order, a slice of the event.
+    public private(set) var addressBytes: ArraySlice<UInt8>
+    public var primaryPHY: LEPHY
+    /// `.noPackets` when nothing was received on the secondary channel.
+    public var secondaryPHY: LEPHY
+    /// 0x00…0x0F, or 0xFF when the PDU had no ADI field.
+    public var advertisingSID: UInt8
+    /// dBm; 127 means not available.
+    public var txPower: Int8
+    /// dBm; 127 means not available.
+    public var rssi: Int8
+    /// In units of 1.25 ms; 0 when there is no periodic advertising.
+    public var periodicAdvertisingInterval: UInt16
+    public var directAddressType: LEReportAddressType
+    /// All zeros for undirected advertising.
+    public private(set) var directAddressBytes: ArraySlice<UInt8>
+    /// AD structures (Vol 3, Part C, §11), unparsed; possibly a fragment (see `eventType`).
+    public var data: ArraySlice<UInt8>
+
+    public init(eventType: LEExtendedAdvertisingEventType, addressType: LEReportAddressType, address: BDAddress,
+                primaryPHY: LEPHY = .le1M, secondaryPHY: LEPHY = .noPackets, advertisingSID: UInt8 = 0xFF,
+                txPower: Int8 = 127, rssi: Int8, periodicAdvertisingInterval: UInt16 = 0,
+                directAddressType: LEReportAddressType = .publicDevice, directAddress: BDAddress = .zero,
+                data: ArraySlice<UInt8>) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.addressBytes = address.bytes[...]
+        self.primaryPHY = primaryPHY
+        self.secondaryPHY = secondaryPHY
+        self.advertisingSID = advertisingSID
+        self.txPower = txPower
+        self.rssi = rssi
+        self.periodicAdvertisingInterval = periodicAdvertisingInterval
+        self.directAddressType = directAddressType
+        self.directAddressBytes = directAddress.bytes[...]
+        self.data = data
+    }
+
+    public init(decoding r: inout ByteReader) throws(WireError) {
+        eventType = LEExtendedAdvertisingEventType(rawValue: try r.u16("Event_Type"))
+        addressType = LEReportAddressType(rawValue: try r.u8("Address_Type"))
+        addressBytes = try r.bytes(6, "Address")
+        primaryPHY = LEPHY(rawValue: try r.u8("Primary_PHY"))
+        secondaryPHY = LEPHY(rawValue: try r.u8("Secondary_PHY"))
+        advertisingSID = try r.u8("Advertising_SID")
+        txPower = try r.i8("TX_Power")
+        rssi = try r.i8("RSSI")
+        periodicAdvertisingInterval = try r.u16("Periodic_Advertising_Interval")
+        directAddressType = LEReportAddressType(rawValue: try r.u8("Direct_Address_Type"))
+        directAddressBytes = try r.bytes(6, "Direct_Address")
+        let length = try r.u8("Data_Length")
+        data = try r.bytes(Int(length), "Data")
+    }
+
+    public func encode(into w: inout ByteWriter) {
+        w.u16(eventType.rawValue)
+        w.u8(addressType.rawValue)
+        w.eventAddressBytes(addressBytes)
+        w.u8(primaryPHY.rawValue)
+        w.u8(secondaryPHY.rawValue)
+        w.u8(advertisingSID)
+        w.i8(txPower)
+        w.i8(rssi)
+        w.u16(periodicAdvertisingInterval)
+        w.u8(directAddressType.rawValue)
+        w.eventAddressBytes(directAddressBytes)
+        w.eventLengthPrefixed(data)
+    }
+
+    public var address: BDAddress {
+        get { BDAddress.fromChecked(addressBytes) }
+        set { addressBytes = newValue.bytes[...] }
+    }
+
+    public var directAddress: BDAddress {
+        get { BDAddress.fromChecked(directAddressBytes) }
+        set { directAddressBytes = newValue.bytes[...] }
+    }
+
+    /// The advertiser as a central would connect to it; nil for anonymous advertising.
+    public var advertiser: DeviceAddress? {
+        addressType.addressType.map { DeviceAddress(address, type: $0) }
+    }
+
+    public var summary: String {
+        let kind = eventType.legacyEventType?.name ?? "extended"
+        return kind + " " + (advertiser?.description ?? "anonymous") + " " + EventFormat.dBmShort(rssi)
+            + " data " + EventFormat.plural(data.count, "byte")
+    }
+
+    public func describeFields(into f: inout FieldList) {
+        f.add("Event type", eventType.description)
+        f.add("Address type", addressType.description)
+        if let t = addressType.addressType {
+            f.add("Address", LEConnectionText.address(address, t))
+        } else {
+            f.add("Address", address.string)
+        }
+        f.add("Primary PHY", primaryPHY.description)
+        f.add("Secondary PHY", secondaryPHY.rawValue == 0
+              ? "No packets on the secondary advertising channel (0x00)" : secondaryPHY.description)
+        f.add("Advertising SID", advertisingSID == 0xFF ? "no ADI field (0xFF)" : EventFormat.hex8(advertisingSID))
+        f.add("TX power", EventFormat.dBm(txPower))
+        f.add("RSSI", EventFormat.dBm(rssi))
+        f.add("Periodic advertising interval", periodicAdvertisingInterval == 0
+              ? "none (0x0000)" : EventFormat.units1_25ms(periodicAdvertisingInterval))
+        f.add("Direct address type", directAddressType.description)
+        f.add("Direct address", directAddress.string)
+        f.add("Data length", String(data.count))
+        if !data.isEmpty { f.add("Data", Hex.spaced(data)) }
+    }
+}
