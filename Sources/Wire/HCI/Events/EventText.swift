@@ -1,12 +1,11 @@
-/// Opcode and status names belong to the HCI-commands area (extensions of `HCIOpcode` and
-/// `HCIStatus`). Every event display goes through these two functions so that those names
-/// are wired in at one place once both areas are merged; until then they show hex.
+/// Every event display names opcodes and statuses through these two functions, so the format
+/// ("LE Create Connection (0x08|0x000D)", "Command Disallowed (0x0C)") is chosen in one place.
 func opcodeText(_ opcode: HCIOpcode) -> String {
-    Hex.number(opcode.rawValue, width: 4)
+    opcode.description
 }
 
 func statusText(_ status: HCIStatus) -> String {
-    Hex.number(status.rawValue, width: 2)
+    status.description
 }
 
 /// Number formats shared by the event displays, in the units btmon shows.
