@@ -40,8 +40,8 @@ extension AdvertisingData {
 
         public func flags(_ flags: ADFlags) -> Builder { adding(.flags(flags)) }
 
-        /// One list per width present, each UUID in its narrowest width, in first-seen order
-        /// of widths.
+        /// One list per width present (16-bit, then 32-bit, then 128-bit), each UUID in its
+        /// narrowest width, the order within a width kept.
         public func serviceUUIDs(_ uuids: [BluetoothUUID], complete: Bool = true) -> Builder {
             var b = self
             for width in BluetoothUUID.Width.allCases {
@@ -130,8 +130,8 @@ extension AdvertisingData {
     /// The encoded octets of the structures, re-encoded (equal to `bytes` for the significant
     /// part when nothing overran).
     public var encodedStructures: [UInt8] {
-        var w = ByteWriter()
-        for s in structures { s.encode(into: &w) }
+        var w = ByteWriter(capacity: bytes.count)
+        for s in self { s.encode(into: &w) }
         return w.bytes
     }
 }

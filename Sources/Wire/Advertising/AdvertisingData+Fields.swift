@@ -91,13 +91,14 @@ extension AdvertisingData: FieldDescribing {
     public var summary: String {
         var parts: [String] = []
         if let name = localName { parts.append(quoted(name)) }
-        parts.append("\(structures.count) AD structure" + (structures.count == 1 ? "" : "s"))
+        let n = structureCount
+        parts.append("\(n) AD structure" + (n == 1 ? "" : "s"))
         if !issues.isEmpty { parts.append("\(issues.count) issue" + (issues.count == 1 ? "" : "s")) }
         return parts.joined(separator: " · ")
     }
 
     public func describeFields(into fields: inout FieldList) {
-        for s in structures { s.describeFields(into: &fields) }
+        for s in self { s.describeFields(into: &fields) }
         if let p = padding { fields.add("Padding", p.description) }
         for issue in issues { fields.add("Issue", issue.description) }
     }

@@ -5,11 +5,15 @@
 /// (`padding`, a note, not an error), a length that overruns the buffer ends the walk with an
 /// issue, and a structure whose content does not fit its type is kept and reported in
 /// `issues`. What came before any problem stays decoded.
-public struct AdvertisingData: Sendable, Equatable {
+///
+/// Parsing allocates nothing for well-formed data: the value keeps the octets and walks them
+/// again when asked (it is a `Sequence` of `ADStructure`). The accessors a scanner uses on
+/// every report (`localName`, `advertisesService`, `flags`, `txPower`, …) allocate nothing
+/// either, beyond the returned value; `structures`, `serviceUUIDs` and the field list build
+/// arrays and are meant for display.
+public struct AdvertisingData: Sendable, Equatable, Sequence {
     /// The octets parsed, exactly as given.
     public let bytes: ArraySlice<UInt8>
-    /// The structures of the significant part, in order.
-    public let structures: [ADStructure]
     /// Everything wrong with the data, in order of offset.
     public let issues: [ADIssue]
     /// Set when a zero length octet ended the significant part before the end of `bytes`.
@@ -18,16 +22,13 @@ public struct AdvertisingData: Sendable, Equatable {
     public init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         var it = ADStructureIterator(bytes)
-        var list: [ADStructure] = []
         var problems: [ADIssue] = []
         while let s = it.next() {
             if let error = s.problem {
                 problems.append(.malformedStructure(offset: s.offset, type: s.type, error: error))
             }
-            list.append(s)
         }
         if let o = it.overrun { problems.append(o) }
-        structures = list
         issues = problems
         padding = it.padding
     }
@@ -50,17 +51,33 @@ public struct AdvertisingData: Sendable, Equatable {
 
     public static let empty = AdvertisingData([UInt8]())
 
+    /// Walks the structures of the significant part, in order.
+    public func makeIterator() -> ADStructureIterator { ADStructureIterator(bytes) }
+
+    /// The structures of the significant part, in order.
+    public var structures: [ADStructure] { Array(self) }
+
+    /// Number of structures in the significant part (counted without allocating).
+    public var structureCount: Int {
+        var n = 0
+        for _ in self { n += 1 }
+        return n
+    }
+
     /// True when nothing is wrong (padding is allowed).
     public var isWellFormed: Bool { issues.isEmpty }
 
     /// Every structure that decodes, with its value; malformed ones are left out.
-    public var values: [ADValue] { structures.compactMap(\.value) }
+    public var values: [ADValue] { compactMap(\.value) }
 
     /// The first structure of a type.
-    public func first(_ type: ADType) -> ADStructure? { structures.first { $0.type == type } }
+    public func first(_ type: ADType) -> ADStructure? {
+        for s in self where s.type == type { return s }
+        return nil
+    }
 
     /// All structures of a type.
-    public func all(_ type: ADType) -> [ADStructure] { structures.filter { $0.type == type } }
+    public func all(_ type: ADType) -> [ADStructure] { filter { $0.type == type } }
 
     public static func == (l: AdvertisingData, r: AdvertisingData) -> Bool {
         l.bytes.elementsEqual(r.bytes)
@@ -88,18 +105,17 @@ extension AdvertisingData {
 
     /// Every offered service UUID of every list (16, 32 and 128-bit, complete or not), in
     /// order of appearance. Solicited UUIDs are in `solicitedServiceUUIDs`.
-    public var serviceUUIDs: [BluetoothUUID] {
-        var out: [BluetoothUUID] = []
-        for s in structures where s.type.isServiceUUIDList {
-            if case .serviceUUIDs(let l)? = s.value { out.append(contentsOf: l.uuids) }
-        }
-        return out
-    }
+    public var serviceUUIDs: [BluetoothUUID] { uuids { $0.isServiceUUIDList } }
 
-    public var solicitedServiceUUIDs: [BluetoothUUID] {
+    public var solicitedServiceUUIDs: [BluetoothUUID] { uuids { $0.isSolicitationList } }
+
+    /// The UUIDs of every well-formed list whose type passes `include`.
+    private func uuids(_ include: (ADType) -> Bool) -> [BluetoothUUID] {
         var out: [BluetoothUUID] = []
-        for s in structures where s.type.isSolicitationList {
-            if case .serviceUUIDs(let l)? = s.value { out.append(contentsOf: l.uuids) }
+        for s in self where include(s.type) {
+            guard let width = s.type.uuidWidth, s.problem == nil else { continue }
+            var r = ByteReader(s.data)
+            while let u = try? BluetoothUUID(reading: &r, width: width) { out.append(u) }
         }
         return out
     }
@@ -107,7 +123,7 @@ extension AdvertisingData {
     /// Whether a service UUID list (not solicitation) names `uuid`. Allocates nothing: the
     /// scanner's filter runs it on every report.
     public func advertisesService(_ uuid: BluetoothUUID) -> Bool {
-        for s in structures where s.type.isServiceUUIDList {
+        for s in self where s.type.isServiceUUIDList {
             guard let width = s.type.uuidWidth, uuid.fits(width), s.problem == nil else { continue }
             var r = ByteReader(s.data)
             while !r.isAtEnd {
@@ -120,12 +136,12 @@ extension AdvertisingData {
 
     /// Whether any service UUID list of the data is marked complete.
     public var hasCompleteServiceList: Bool {
-        structures.contains { $0.type.rawValue == 0x03 || $0.type.rawValue == 0x05 || $0.type.rawValue == 0x07 }
+        contains { $0.type.rawValue == 0x03 || $0.type.rawValue == 0x05 || $0.type.rawValue == 0x07 }
     }
 
     /// The first Manufacturer Specific Data structure (most devices send one).
     public var manufacturerData: ADManufacturerData? {
-        for s in structures where s.type == .manufacturerSpecificData {
+        for s in self where s.type == .manufacturerSpecificData {
             if case .manufacturerSpecificData(let m)? = s.value { return m }
         }
         return nil
@@ -133,7 +149,7 @@ extension AdvertisingData {
 
     /// Every Manufacturer Specific Data structure.
     public var allManufacturerData: [ADManufacturerData] {
-        structures.compactMap {
+        compactMap {
             if case .manufacturerSpecificData(let m)? = $0.value { return m }
             return nil
         }
@@ -152,7 +168,7 @@ extension AdvertisingData {
 
     /// Every Service Data structure (16, 32 and 128-bit UUIDs).
     public var serviceData: [ADServiceData] {
-        structures.compactMap {
+        compactMap {
             if case .serviceData(let d)? = $0.value { return d }
             return nil
         }
@@ -160,7 +176,7 @@ extension AdvertisingData {
 
     /// The data of the first Service Data structure for `uuid`.
     public func serviceData(for uuid: BluetoothUUID) -> ArraySlice<UInt8>? {
-        for s in structures where s.type.isServiceData {
+        for s in self where s.type.isServiceData {
             if case .serviceData(let d)? = s.value, d.uuid == uuid { return d.data }
         }
         return nil
@@ -183,7 +199,7 @@ extension AdvertisingData {
 
     /// Advertising Interval or Advertising Interval - long, whichever comes first.
     public var advertisingInterval: AdvertisingInterval? {
-        for s in structures where s.type == .advertisingInterval || s.type == .advertisingIntervalLong {
+        for s in self where s.type == .advertisingInterval || s.type == .advertisingIntervalLong {
             if case .advertisingInterval(let i)? = s.value { return i }
         }
         return nil
