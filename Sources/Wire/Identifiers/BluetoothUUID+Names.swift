@@ -1,0 +1,388 @@
+extension BluetoothUUID {
+    /// The name of a UUID a user of this stack meets: GATT declarations, services,
+    /// characteristics and descriptors (Assigned Numbers §3.4–3.8), a few member-company
+    /// service UUIDs (§3.11), and the vendor 128-bit UUIDs of the Nordic Thingy:52 and the
+    /// Nordic UART Service. Nil for anything else.
+    ///
+    /// Lookups are `switch` statements over the numeric value: no table is built at run time.
+    public var name: String? {
+        if let short = uuid16 { return BluetoothUUID.name16(short) }
+        if low == BluetoothUUID.thingyBaseLow, high & 0xFFFF_0000_FFFF_FFFF == BluetoothUUID.thingyBaseHigh {
+            return BluetoothUUID.thingyName(UInt16(truncatingIfNeeded: high >> 32))
+        }
+        if low == BluetoothUUID.nordicUARTBaseLow, high & 0xFFFF_0000_FFFF_FFFF == BluetoothUUID.nordicUARTBaseHigh {
+            switch UInt16(truncatingIfNeeded: high >> 32) {
+            case 0x0001: return "Nordic UART Service"
+            case 0x0002: return "Nordic UART RX"
+            case 0x0003: return "Nordic UART TX"
+            default: return nil
+            }
+        }
+        if low == BluetoothUUID.nordicDFUBaseLow, high & 0xFFFF_0000_FFFF_FFFF == BluetoothUUID.nordicDFUBaseHigh {
+            switch UInt16(truncatingIfNeeded: high >> 32) {
+            case 0x0001: return "Secure DFU Control Point"
+            case 0x0002: return "Secure DFU Packet"
+            case 0x0003: return "Buttonless DFU Without Bonds"
+            case 0x0004: return "Buttonless DFU With Bonds"
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// `Heart Rate (0x180D)`, `Thingy Temperature (EF680201-…)`, `Unknown (0xEC88)`: the form
+    /// the dissector prints.
+    public var nameAndValue: String {
+        let value: String
+        if let s = uuid16 { value = Hex.number(s, width: 4) }
+        else if let s = uuid32 { value = Hex.number(s, width: 8) }
+        else { value = fullString }
+        return (name ?? "Unknown") + " (" + value + ")"
+    }
+
+    /// Thingy:52 base EF68xxxx-9B35-4933-9B10-52FFA9740042, with the xxxx bits cleared.
+    static let thingyBaseHigh: UInt64 = 0xEF68_0000_9B35_4933
+    static let thingyBaseLow: UInt64 = 0x9B10_52FF_A974_0042
+    /// Nordic UART Service base 6E40xxxx-B5A3-F393-E0A9-E50E24DCCA9E.
+    static let nordicUARTBaseHigh: UInt64 = 0x6E40_0000_B5A3_F393
+    static let nordicUARTBaseLow: UInt64 = 0xE0A9_E50E_24DC_CA9E
+    /// Nordic Secure DFU characteristics 8EC9xxxx-F315-4F60-9FB8-838830DAEA50.
+    static let nordicDFUBaseHigh: UInt64 = 0x8EC9_0000_F315_4F60
+    static let nordicDFUBaseLow: UInt64 = 0x9FB8_8388_30DA_EA50
+
+    /// A UUID on the Thingy:52 base.
+    public static func thingy(_ short: UInt16) -> BluetoothUUID {
+        BluetoothUUID(high: thingyBaseHigh | UInt64(short) << 32, low: thingyBaseLow)
+    }
+
+    /// A UUID on the Nordic UART Service base.
+    public static func nordicUART(_ short: UInt16) -> BluetoothUUID {
+        BluetoothUUID(high: nordicUARTBaseHigh | UInt64(short) << 32, low: nordicUARTBaseLow)
+    }
+
+    static func thingyName(_ v: UInt16) -> String? {
+        switch v {
+        case 0x0100: return "Thingy Configuration Service"
+        case 0x0101: return "Thingy Device Name"
+        case 0x0102: return "Thingy Advertising Parameters"
+        case 0x0104: return "Thingy Connection Parameters"
+        case 0x0105: return "Thingy Eddystone URL"
+        case 0x0106: return "Thingy Cloud Token"
+        case 0x0107: return "Thingy Firmware Version"
+        case 0x0108: return "Thingy MTU Request"
+        case 0x0109: return "Thingy NFC Tag Content"
+        case 0x0200: return "Thingy Weather Station Service"
+        case 0x0201: return "Thingy Temperature"
+        case 0x0202: return "Thingy Pressure"
+        case 0x0203: return "Thingy Humidity"
+        case 0x0204: return "Thingy Air Quality"
+        case 0x0205: return "Thingy Color"
+        case 0x0206: return "Thingy Weather Station Configuration"
+        case 0x0300: return "Thingy User Interface Service"
+        case 0x0301: return "Thingy LED"
+        case 0x0302: return "Thingy Button"
+        case 0x0303: return "Thingy External Pin"
+        case 0x0400: return "Thingy Motion Service"
+        case 0x0401: return "Thingy Motion Configuration"
+        case 0x0402: return "Thingy Tap"
+        case 0x0403: return "Thingy Orientation"
+        case 0x0404: return "Thingy Quaternion"
+        case 0x0405: return "Thingy Step Counter"
+        case 0x0406: return "Thingy Raw Data"
+        case 0x0407: return "Thingy Euler"
+        case 0x0408: return "Thingy Rotation Matrix"
+        case 0x0409: return "Thingy Heading"
+        case 0x040A: return "Thingy Gravity Vector"
+        case 0x0500: return "Thingy Sound Service"
+        case 0x0501: return "Thingy Sound Configuration"
+        case 0x0502: return "Thingy Speaker Data"
+        case 0x0503: return "Thingy Speaker Status"
+        case 0x0504: return "Thingy Microphone"
+        default: return nil
+        }
+    }
+
+    /// Names of 16-bit UUIDs on the Bluetooth Base UUID.
+    public static func name16(_ v: UInt16) -> String? {
+        switch v {
+        // GATT declarations (Assigned Numbers §3.5)
+        case 0x2800: return "Primary Service"
+        case 0x2801: return "Secondary Service"
+        case 0x2802: return "Include"
+        case 0x2803: return "Characteristic"
+
+        // GATT services (Assigned Numbers §3.4)
+        case 0x1800: return "Generic Access"
+        case 0x1801: return "Generic Attribute"
+        case 0x1802: return "Immediate Alert"
+        case 0x1803: return "Link Loss"
+        case 0x1804: return "Tx Power"
+        case 0x1805: return "Current Time"
+        case 0x1806: return "Reference Time Update"
+        case 0x1807: return "Next DST Change"
+        case 0x1808: return "Glucose"
+        case 0x1809: return "Health Thermometer"
+        case 0x180A: return "Device Information"
+        case 0x180D: return "Heart Rate"
+        case 0x180E: return "Phone Alert Status"
+        case 0x180F: return "Battery"
+        case 0x1810: return "Blood Pressure"
+        case 0x1811: return "Alert Notification"
+        case 0x1812: return "Human Interface Device"
+        case 0x1813: return "Scan Parameters"
+        case 0x1814: return "Running Speed and Cadence"
+        case 0x1815: return "Automation IO"
+        case 0x1816: return "Cycling Speed and Cadence"
+        case 0x1818: return "Cycling Power"
+        case 0x1819: return "Location and Navigation"
+        case 0x181A: return "Environmental Sensing"
+        case 0x181B: return "Body Composition"
+        case 0x181C: return "User Data"
+        case 0x181D: return "Weight Scale"
+        case 0x181E: return "Bond Management"
+        case 0x181F: return "Continuous Glucose Monitoring"
+        case 0x1820: return "Internet Protocol Support"
+        case 0x1821: return "Indoor Positioning"
+        case 0x1822: return "Pulse Oximeter"
+        case 0x1823: return "HTTP Proxy"
+        case 0x1824: return "Transport Discovery"
+        case 0x1825: return "Object Transfer"
+        case 0x1826: return "Fitness Machine"
+        case 0x1827: return "Mesh Provisioning"
+        case 0x1828: return "Mesh Proxy"
+        case 0x1829: return "Reconnection Configuration"
+        case 0x183A: return "Insulin Delivery"
+        case 0x183B: return "Binary Sensor"
+        case 0x183C: return "Emergency Configuration"
+        case 0x183E: return "Physical Activity Monitor"
+        case 0x1843: return "Audio Input Control"
+        case 0x1844: return "Volume Control"
+        case 0x1845: return "Volume Offset Control"
+        case 0x1846: return "Coordinated Set Identification"
+        case 0x1847: return "Device Time"
+        case 0x1848: return "Media Control"
+        case 0x1849: return "Generic Media Control"
+        case 0x184A: return "Constant Tone Extension"
+        case 0x184B: return "Telephone Bearer"
+        case 0x184C: return "Generic Telephone Bearer"
+        case 0x184D: return "Microphone Control"
+        case 0x184E: return "Audio Stream Control"
+        case 0x184F: return "Broadcast Audio Scan"
+        case 0x1850: return "Published Audio Capabilities"
+        case 0x1851: return "Basic Audio Announcement"
+        case 0x1852: return "Broadcast Audio Announcement"
+        case 0x1853: return "Common Audio"
+        case 0x1854: return "Hearing Access"
+        case 0x1855: return "Telephony and Media Audio"
+        case 0x1856: return "Public Broadcast Announcement"
+        case 0x1857: return "Electronic Shelf Label"
+
+        // GATT descriptors (Assigned Numbers §3.7)
+        case 0x2900: return "Characteristic Extended Properties"
+        case 0x2901: return "Characteristic User Description"
+        case 0x2902: return "Client Characteristic Configuration"
+        case 0x2903: return "Server Characteristic Configuration"
+        case 0x2904: return "Characteristic Presentation Format"
+        case 0x2905: return "Characteristic Aggregate Format"
+        case 0x2906: return "Valid Range"
+        case 0x2907: return "External Report Reference"
+        case 0x2908: return "Report Reference"
+        case 0x2909: return "Number of Digitals"
+        case 0x290A: return "Value Trigger Setting"
+        case 0x290B: return "Environmental Sensing Configuration"
+        case 0x290C: return "Environmental Sensing Measurement"
+        case 0x290D: return "Environmental Sensing Trigger Setting"
+        case 0x290E: return "Time Trigger Setting"
+        case 0x290F: return "Complete BR-EDR Transport Block Data"
+        case 0x2910: return "Observation Schedule"
+        case 0x2911: return "Valid Range and Accuracy"
+
+        // GATT characteristics (Assigned Numbers §3.8)
+        case 0x2A00: return "Device Name"
+        case 0x2A01: return "Appearance"
+        case 0x2A02: return "Peripheral Privacy Flag"
+        case 0x2A03: return "Reconnection Address"
+        case 0x2A04: return "Peripheral Preferred Connection Parameters"
+        case 0x2A05: return "Service Changed"
+        case 0x2A06: return "Alert Level"
+        case 0x2A07: return "Tx Power Level"
+        case 0x2A08: return "Date Time"
+        case 0x2A09: return "Day of Week"
+        case 0x2A0A: return "Day Date Time"
+        case 0x2A0C: return "Exact Time 256"
+        case 0x2A0D: return "DST Offset"
+        case 0x2A0E: return "Time Zone"
+        case 0x2A0F: return "Local Time Information"
+        case 0x2A11: return "Time with DST"
+        case 0x2A12: return "Time Accuracy"
+        case 0x2A13: return "Time Source"
+        case 0x2A14: return "Reference Time Information"
+        case 0x2A16: return "Time Update Control Point"
+        case 0x2A17: return "Time Update State"
+        case 0x2A18: return "Glucose Measurement"
+        case 0x2A19: return "Battery Level"
+        case 0x2A1C: return "Temperature Measurement"
+        case 0x2A1D: return "Temperature Type"
+        case 0x2A1E: return "Intermediate Temperature"
+        case 0x2A21: return "Measurement Interval"
+        case 0x2A22: return "Boot Keyboard Input Report"
+        case 0x2A23: return "System ID"
+        case 0x2A24: return "Model Number String"
+        case 0x2A25: return "Serial Number String"
+        case 0x2A26: return "Firmware Revision String"
+        case 0x2A27: return "Hardware Revision String"
+        case 0x2A28: return "Software Revision String"
+        case 0x2A29: return "Manufacturer Name String"
+        case 0x2A2A: return "IEEE 11073-20601 Regulatory Certification Data List"
+        case 0x2A2B: return "Current Time"
+        case 0x2A2C: return "Magnetic Declination"
+        case 0x2A31: return "Scan Refresh"
+        case 0x2A32: return "Boot Keyboard Output Report"
+        case 0x2A33: return "Boot Mouse Input Report"
+        case 0x2A34: return "Glucose Measurement Context"
+        case 0x2A35: return "Blood Pressure Measurement"
+        case 0x2A36: return "Intermediate Cuff Pressure"
+        case 0x2A37: return "Heart Rate Measurement"
+        case 0x2A38: return "Body Sensor Location"
+        case 0x2A39: return "Heart Rate Control Point"
+        case 0x2A3F: return "Alert Status"
+        case 0x2A40: return "Ringer Control Point"
+        case 0x2A41: return "Ringer Setting"
+        case 0x2A42: return "Alert Category ID Bit Mask"
+        case 0x2A43: return "Alert Category ID"
+        case 0x2A44: return "Alert Notification Control Point"
+        case 0x2A45: return "Unread Alert Status"
+        case 0x2A46: return "New Alert"
+        case 0x2A47: return "Supported New Alert Category"
+        case 0x2A48: return "Supported Unread Alert Category"
+        case 0x2A49: return "Blood Pressure Feature"
+        case 0x2A4A: return "HID Information"
+        case 0x2A4B: return "Report Map"
+        case 0x2A4C: return "HID Control Point"
+        case 0x2A4D: return "Report"
+        case 0x2A4E: return "Protocol Mode"
+        case 0x2A4F: return "Scan Interval Window"
+        case 0x2A50: return "PnP ID"
+        case 0x2A51: return "Glucose Feature"
+        case 0x2A52: return "Record Access Control Point"
+        case 0x2A53: return "RSC Measurement"
+        case 0x2A54: return "RSC Feature"
+        case 0x2A55: return "SC Control Point"
+        case 0x2A5A: return "Aggregate"
+        case 0x2A5B: return "CSC Measurement"
+        case 0x2A5C: return "CSC Feature"
+        case 0x2A5D: return "Sensor Location"
+        case 0x2A5E: return "PLX Spot-Check Measurement"
+        case 0x2A5F: return "PLX Continuous Measurement"
+        case 0x2A60: return "PLX Features"
+        case 0x2A63: return "Cycling Power Measurement"
+        case 0x2A64: return "Cycling Power Vector"
+        case 0x2A65: return "Cycling Power Feature"
+        case 0x2A66: return "Cycling Power Control Point"
+        case 0x2A67: return "Location and Speed"
+        case 0x2A68: return "Navigation"
+        case 0x2A69: return "Position Quality"
+        case 0x2A6A: return "LN Feature"
+        case 0x2A6B: return "LN Control Point"
+        case 0x2A6C: return "Elevation"
+        case 0x2A6D: return "Pressure"
+        case 0x2A6E: return "Temperature"
+        case 0x2A6F: return "Humidity"
+        case 0x2A70: return "True Wind Speed"
+        case 0x2A71: return "True Wind Direction"
+        case 0x2A72: return "Apparent Wind Speed"
+        case 0x2A73: return "Apparent Wind Direction"
+        case 0x2A74: return "Gust Factor"
+        case 0x2A75: return "Pollen Concentration"
+        case 0x2A76: return "UV Index"
+        case 0x2A77: return "Irradiance"
+        case 0x2A78: return "Rainfall"
+        case 0x2A79: return "Wind Chill"
+        case 0x2A7A: return "Heat Index"
+        case 0x2A7B: return "Dew Point"
+        case 0x2A7D: return "Descriptor Value Changed"
+        case 0x2A7E: return "Aerobic Heart Rate Lower Limit"
+        case 0x2A7F: return "Aerobic Threshold"
+        case 0x2A80: return "Age"
+        case 0x2A81: return "Anaerobic Heart Rate Lower Limit"
+        case 0x2A82: return "Anaerobic Heart Rate Upper Limit"
+        case 0x2A83: return "Anaerobic Threshold"
+        case 0x2A84: return "Aerobic Heart Rate Upper Limit"
+        case 0x2A85: return "Date of Birth"
+        case 0x2A86: return "Date of Threshold Assessment"
+        case 0x2A87: return "Email Address"
+        case 0x2A88: return "Fat Burn Heart Rate Lower Limit"
+        case 0x2A89: return "Fat Burn Heart Rate Upper Limit"
+        case 0x2A8A: return "First Name"
+        case 0x2A8B: return "Five Zone Heart Rate Limits"
+        case 0x2A8C: return "Gender"
+        case 0x2A8D: return "Heart Rate Max"
+        case 0x2A8E: return "Height"
+        case 0x2A8F: return "Hip Circumference"
+        case 0x2A90: return "Last Name"
+        case 0x2A91: return "Maximum Recommended Heart Rate"
+        case 0x2A92: return "Resting Heart Rate"
+        case 0x2A93: return "Sport Type for Aerobic and Anaerobic Thresholds"
+        case 0x2A94: return "Three Zone Heart Rate Limits"
+        case 0x2A95: return "Two Zone Heart Rate Limits"
+        case 0x2A96: return "VO2 Max"
+        case 0x2A97: return "Waist Circumference"
+        case 0x2A98: return "Weight"
+        case 0x2A99: return "Database Change Increment"
+        case 0x2A9A: return "User Index"
+        case 0x2A9B: return "Body Composition Feature"
+        case 0x2A9C: return "Body Composition Measurement"
+        case 0x2A9D: return "Weight Measurement"
+        case 0x2A9E: return "Weight Scale Feature"
+        case 0x2A9F: return "User Control Point"
+        case 0x2AA0: return "Magnetic Flux Density - 2D"
+        case 0x2AA1: return "Magnetic Flux Density - 3D"
+        case 0x2AA2: return "Language"
+        case 0x2AA3: return "Barometric Pressure Trend"
+        case 0x2AA4: return "Bond Management Control Point"
+        case 0x2AA5: return "Bond Management Feature"
+        case 0x2AA6: return "Central Address Resolution"
+        case 0x2AA7: return "CGM Measurement"
+        case 0x2AA8: return "CGM Feature"
+        case 0x2AA9: return "CGM Status"
+        case 0x2AAA: return "CGM Session Start Time"
+        case 0x2AAB: return "CGM Session Run Time"
+        case 0x2AAC: return "CGM Specific Ops Control Point"
+        case 0x2AC9: return "Resolvable Private Address Only"
+        case 0x2ACC: return "Fitness Machine Feature"
+        case 0x2ACD: return "Treadmill Data"
+        case 0x2ACE: return "Cross Trainer Data"
+        case 0x2ACF: return "Step Climber Data"
+        case 0x2AD0: return "Stair Climber Data"
+        case 0x2AD1: return "Rower Data"
+        case 0x2AD2: return "Indoor Bike Data"
+        case 0x2AD3: return "Training Status"
+        case 0x2AD4: return "Supported Speed Range"
+        case 0x2AD5: return "Supported Inclination Range"
+        case 0x2AD6: return "Supported Resistance Level Range"
+        case 0x2AD7: return "Supported Heart Rate Range"
+        case 0x2AD8: return "Supported Power Range"
+        case 0x2AD9: return "Fitness Machine Control Point"
+        case 0x2ADA: return "Fitness Machine Status"
+        case 0x2B29: return "Client Supported Features"
+        case 0x2B2A: return "Database Hash"
+        case 0x2B3A: return "Server Supported Features"
+        case 0x2B88: return "Encrypted Data Key Material"
+        case 0x2BF5: return "LE GATT Security Levels"
+
+        // Member services (Assigned Numbers §3.11), as they appear in advertising data
+        case 0xFD6F: return "Apple, Inc. (Exposure Notification)"
+        case 0xFE2C: return "Google LLC (Fast Pair)"
+        case 0xFE59: return "Nordic Semiconductor ASA (Secure DFU)"
+        case 0xFE95: return "Xiaomi Inc."
+        case 0xFE9F: return "Google LLC"
+        case 0xFEAA: return "Google LLC (Eddystone)"
+        case 0xFEBE: return "Bose Corporation"
+        case 0xFEE0, 0xFEE1: return "Anhui Huami Information Technology Co., Ltd."
+        case 0xFEE7: return "Tencent Holdings Limited"
+        case 0xFEEC, 0xFEED: return "Tile, Inc."
+        case 0xFEEE, 0xFEEF: return "Polar Electro Oy"
+        default: return nil
+        }
+    }
+}
