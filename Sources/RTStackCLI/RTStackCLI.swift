@@ -8,7 +8,7 @@ public enum RTStackCLI {
     public static let version = "0.1.0"
 
     /// Subcommands in the order `--help` lists them.
-    static let commands: [(spec: CommandSpec, run: ([String]) throws(UsageError) -> ExitCode)] = [
+    static let commands: [(spec: CommandSpec, run: @Sendable ([String]) throws(UsageError) -> ExitCode)] = [
         (DecodeCommand.spec, DecodeCommand.run),
     ]
 

@@ -167,9 +167,9 @@ import Testing
 
     @Test func leRoleNames() {
         // Core Specification Supplement Part A §1.17
-        #expect(LERole.peripheralOnly.name == "Only Peripheral Role supported")
-        #expect(LERole.centralOnly.name == "Only Central Role supported")
-        #expect(LERole.bothCentralPreferred.name.hasSuffix("Central Role preferred for connection establishment"))
-        #expect(LERole(rawValue: 0x04).name == "Reserved (0x04)")
+        #expect(ADLERole.peripheralOnly.name == "Only Peripheral Role supported")
+        #expect(ADLERole.centralOnly.name == "Only Central Role supported")
+        #expect(ADLERole.bothCentralPreferred.name.hasSuffix("Central Role preferred for connection establishment"))
+        #expect(ADLERole(rawValue: 0x04).name == "Reserved (0x04)")
     }
 }

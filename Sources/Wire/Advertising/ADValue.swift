@@ -26,7 +26,7 @@ public enum ADValue: Hashable, Sendable {
     /// 0x1B: the device's own address and its type.
     case leBluetoothDeviceAddress(DeviceAddress)
     /// 0x1C
-    case leRole(LERole)
+    case leRole(ADLERole)
     /// 0x24
     case uri(ADURI)
     /// 0x30: UTF-8, invalid sequences replaced.
@@ -99,7 +99,7 @@ public enum ADValue: Hashable, Sendable {
             }
             return .leBluetoothDeviceAddress(DeviceAddress(address, type: flags & 1 == 0 ? .publicDevice : .randomDevice))
         case 0x1C:
-            return .leRole(LERole(rawValue: try r.u8("LE Role")))
+            return .leRole(ADLERole(rawValue: try r.u8("LE Role")))
         case 0x24:
             return .uri(try ADURI.decode(data))
         case 0x30:

@@ -82,7 +82,7 @@ extension AdvertisingData {
 
         public func uri(_ text: String) -> Builder { adding(.uri(ADURI(text))) }
 
-        public func leRole(_ role: LERole) -> Builder { adding(.leRole(role)) }
+        public func leRole(_ role: ADLERole) -> Builder { adding(.leRole(role)) }
 
         public func advertisingInterval(units: UInt16) -> Builder {
             adding(.advertisingInterval(AdvertisingInterval(units: UInt32(units), byteCount: 2)))

@@ -192,7 +192,7 @@ extension AdvertisingData {
         return u
     }
 
-    public var leRole: LERole? {
+    public var leRole: ADLERole? {
         guard case .leRole(let r)? = first(.leRole)?.value else { return nil }
         return r
     }

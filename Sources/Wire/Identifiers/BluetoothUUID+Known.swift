@@ -1,13 +1,7 @@
 /// UUIDs the stack, its sensors and its tests name in code.
 extension BluetoothUUID {
-    // GATT declarations and descriptors (Core Spec v5.4 Vol 3, Part G, §3; Assigned Numbers §3.5, §3.7)
-    public static let primaryService = BluetoothUUID(0x2800)
-    public static let secondaryService = BluetoothUUID(0x2801)
-    public static let include = BluetoothUUID(0x2802)
+    // GATT declarations and descriptors not in GATTAttributeTypes.swift (Vol 3, Part G, §3)
     public static let characteristicDeclaration = BluetoothUUID(0x2803)
-    public static let characteristicExtendedProperties = BluetoothUUID(0x2900)
-    public static let characteristicUserDescription = BluetoothUUID(0x2901)
-    public static let clientCharacteristicConfiguration = BluetoothUUID(0x2902)
     public static let reportReference = BluetoothUUID(0x2908)
 
     // Services (Assigned Numbers §3.4)
@@ -24,10 +18,8 @@ extension BluetoothUUID {
     public static let fitnessMachine = BluetoothUUID(0x1826)
 
     // Characteristics (Assigned Numbers §3.8)
-    public static let deviceName = BluetoothUUID(0x2A00)
     public static let appearanceCharacteristic = BluetoothUUID(0x2A01)
     public static let peripheralPreferredConnectionParameters = BluetoothUUID(0x2A04)
-    public static let serviceChanged = BluetoothUUID(0x2A05)
     public static let batteryLevel = BluetoothUUID(0x2A19)
     public static let modelNumberString = BluetoothUUID(0x2A24)
     public static let serialNumberString = BluetoothUUID(0x2A25)
@@ -53,9 +45,6 @@ extension BluetoothUUID {
     public static let indoorBikeData = BluetoothUUID(0x2AD2)
     public static let fitnessMachineControlPoint = BluetoothUUID(0x2AD9)
     public static let fitnessMachineStatus = BluetoothUUID(0x2ADA)
-    public static let clientSupportedFeatures = BluetoothUUID(0x2B29)
-    public static let databaseHash = BluetoothUUID(0x2B2A)
-    public static let serverSupportedFeatures = BluetoothUUID(0x2B3A)
 
     // Member services (Assigned Numbers §3.11)
     public static let nordicSecureDFU = BluetoothUUID(0xFE59)

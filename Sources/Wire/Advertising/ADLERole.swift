@@ -1,14 +1,14 @@
-/// LE Role: which GAP roles the device supports and which it prefers for connection
+/// LE Role AD type (named apart from the connection `LERole` of HCI events): which GAP roles the device supports and which it prefers for connection
 /// establishment (Core Specification Supplement Part A §1.17).
-public struct LERole: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct ADLERole: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt8
 
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let peripheralOnly = LERole(rawValue: 0x00)
-    public static let centralOnly = LERole(rawValue: 0x01)
-    public static let bothPeripheralPreferred = LERole(rawValue: 0x02)
-    public static let bothCentralPreferred = LERole(rawValue: 0x03)
+    public static let peripheralOnly = ADLERole(rawValue: 0x00)
+    public static let centralOnly = ADLERole(rawValue: 0x01)
+    public static let bothPeripheralPreferred = ADLERole(rawValue: 0x02)
+    public static let bothCentralPreferred = ADLERole(rawValue: 0x03)
 
     public var name: String {
         switch rawValue {
