@@ -53,6 +53,10 @@ def parser() -> argparse.ArgumentParser:
     selftest = commands.add_parser('selftest', help='start a world and check it with a raw HCI client')
     selftest.add_argument('-k', dest='only', metavar='SUBSTRING', help='run only the tests whose name contains this')
     selftest.add_argument('-v', dest='verbose', action='store_true', help='print the world log on failure')
+
+    bench = commands.add_parser('bench', help='measure notification throughput over three links')
+    bench.add_argument('rates', nargs='*', type=_rate, default=[500.0, 1000.0, 2000.0],
+                       help='rates to ask for, per sensor (default 500 1000 2000)')
     return top
 
 
@@ -62,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         from world.runtime import main as run_main
 
         return run_main(options)
+    if options.command == 'bench':
+        from world.bench import main as bench_main
+
+        return bench_main(options)
     from world.selftest import main as selftest_main
 
     return selftest_main(options)

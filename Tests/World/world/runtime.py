@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Callable, TextIO
+from typing import Any, BinaryIO, Callable
 
 from world.controller import WorldController, WorldLink
 from world.hci_server import H4Server
@@ -20,24 +20,66 @@ from world.peripherals import CLASSES, KINDS, Heart, Peripheral, normalize_uuid
 HOST_PUBLIC_ADDRESS = '00:00:A0:00:00:01'
 
 
-class EventLog:
-    """Writes one JSON object per line, flushed, with `t` = seconds since the world started."""
+class LineSink:
+    """Writes lines to a pipe without ever blocking the world.
 
-    def __init__(self, stream: TextIO, started: float, notify: bool) -> None:
-        self.stream = stream
-        self.started = started
-        self.notify = notify
+    A parent that stops reading our stdout must not freeze the simulation: lines are queued
+    in an asyncio pipe transport; past BUFFER_LIMIT queued bytes new lines are dropped and
+    counted.  Regular files are written directly (they do not block).
+    """
+
+    BUFFER_LIMIT = 16 << 20
+
+    def __init__(self, file: BinaryIO) -> None:
+        self.file = file
+        self.transport: asyncio.WriteTransport | None = None
+        self.dropped = 0
         self.broken = False
 
-    def write(self, event_name: str, /, **fields: Any) -> None:
+    async def open(self) -> None:
+        try:
+            self.transport, _ = await asyncio.get_running_loop().connect_write_pipe(asyncio.Protocol, self.file)
+        except (ValueError, OSError):
+            self.transport = None
+
+    def write(self, data: bytes) -> None:
         if self.broken:
             return
-        record = {'event': event_name, 't': round(time.monotonic() - self.started, 4), **fields}
         try:
-            self.stream.write(json.dumps(record, separators=(',', ':')) + '\n')
-            self.stream.flush()
+            if self.transport is None:
+                self.file.write(data)
+                self.file.flush()
+            elif self.transport.is_closing():
+                self.broken = True
+            elif self.transport.get_write_buffer_size() > self.BUFFER_LIMIT:
+                self.dropped += 1
+            else:
+                self.transport.write(data)
         except (BrokenPipeError, ValueError, OSError):
             self.broken = True  # nobody listens any more: keep running, stop writing
+
+    async def close(self, timeout: float = 0.5) -> None:
+        if self.transport is None:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (not self.transport.is_closing() and self.transport.get_write_buffer_size()
+               and loop.time() < deadline):
+            await asyncio.sleep(0.01)
+        self.transport.close()
+
+
+class EventLog:
+    """One JSON object per line, with `t` = seconds since the process started."""
+
+    def __init__(self, sink: LineSink, started: float, notify: bool) -> None:
+        self.sink = sink
+        self.started = started
+        self.notify = notify
+
+    def write(self, event_name: str, /, **fields: Any) -> None:
+        record = {'event': event_name, 't': round(time.monotonic() - self.started, 4), **fields}
+        self.sink.write((json.dumps(record, separators=(',', ':')) + '\n').encode())
 
 
 class World:
@@ -52,10 +94,9 @@ class World:
         self._tasks: set[asyncio.Task] = set()
         self.peripherals: dict[str, Peripheral] = {}
         self.numbers = {kind: 0 for kind in KINDS}
-        stream: TextIO = sys.stdout
-        if options.log:
-            stream = open(options.log, 'a', encoding='utf-8', buffering=1)
-        self.log = EventLog(stream, started, notify=not options.no_notify_log)
+        self.stdout = LineSink(sys.stdout.buffer)
+        self.log_sink = LineSink(open(options.log, 'ab')) if options.log else self.stdout
+        self.log = EventLog(self.log_sink, started, notify=not options.no_notify_log)
         self.link: WorldLink | None = None
         self.host: WorldController | None = None
         self.hci: H4Server | None = None
@@ -89,6 +130,9 @@ class World:
     async def run(self) -> int:
         loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
+        await self.stdout.open()
+        if self.log_sink is not self.stdout:
+            await self.log_sink.open()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.stop, signal.Signals(sig).name)
         if self.options.exit_on_stdin_eof:
@@ -120,8 +164,7 @@ class World:
         }
         line = json.dumps({'event': 'ready', **ready}, separators=(',', ':'))
         if self.options.log:  # the ready line always goes to stdout
-            sys.stdout.write(line + '\n')
-            sys.stdout.flush()
+            self.stdout.write((line + '\n').encode())
         self.event('ready', **ready)
 
         await self._stopped.wait()
@@ -146,7 +189,10 @@ class World:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.sleep(0)
-        self.event('exit', reason=self.stop_reason)
+        self.event('exit', reason=self.stop_reason, dropped_log_lines=self.log_sink.dropped)
+        await self.log_sink.close()
+        if self.log_sink is not self.stdout:
+            await self.stdout.close()
 
     def _watch_stdin(self, loop: asyncio.AbstractEventLoop) -> None:
         def reader() -> None:
@@ -233,6 +279,7 @@ class World:
                 'random_address': str(host.random_address),
                 'counters': dict(host.counters),
             },
+            'dropped_log_lines': self.log_sink.dropped,
             'devices': [p.status() for p in self.peripherals.values()],
         }
 
@@ -296,15 +343,12 @@ def request_is_quit(line: bytes) -> bool:
 
 
 def main(options: Any) -> int:
-    started = time.monotonic()
+    from world import STARTED
+
+    started = STARTED
     if options.verbose:
         logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
     else:
         logging.basicConfig(level=logging.CRITICAL, stream=sys.stderr)
     world = World(options, started)
-    status = asyncio.run(world.run())
-    try:
-        sys.stdout.flush()
-    except OSError:
-        pass
-    return status
+    return asyncio.run(world.run())

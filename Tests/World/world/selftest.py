@@ -212,6 +212,14 @@ def logged_values(world: WorldProcess, device: str, uuid: str) -> list[bytes]:
     return [bytes.fromhex(e['value']) for e in world.events('notify', device=device, uuid=uuid)]
 
 
+async def log_caught_up(world: WorldProcess, device: str, uuid: str, last: bytes) -> None:
+    """Wait (up to 1 s) until the world's log, read from its stdout pipe, shows value `last`."""
+    for _ in range(20):
+        if last in logged_values(world, device, uuid):
+            return
+        await asyncio.sleep(0.05)
+
+
 # ---------------------------------------------------------------------------------------------
 @test
 async def test_ready_line(ctx: Context) -> None:
@@ -336,6 +344,7 @@ async def test_heart_notifications(ctx: Context) -> None:
     check(RATE * 0.7 <= len(received) <= RATE * 1.3, f'{len(received)} notifications in 1 s at {RATE} Hz')
     seqs = heart_values_ok(received)
     check(consecutive(seqs), f'sequence has gaps: {seqs}')
+    await log_caught_up(ctx.world, 'Heart 1', '2A37', received[-1])
     logged = logged_values(ctx.world, 'Heart 1', '2A37')
     check(received[0] in logged, 'the world logged what it sent')
     start = logged.index(received[0])
@@ -367,6 +376,8 @@ async def test_three_links_at_once(ctx: Context) -> None:
     rsc_seqs = [struct.unpack_from('<I', v, 6)[0] // 10 for v in rsc]
     check(all(v == values.rsc_measurement(s) for v, s in zip(rsc, rsc_seqs)), 'RSC values as predicted')
     check(consecutive(rsc_seqs), f'RSC total distance is monotonic without gaps: {rsc_seqs}')
+    if temperature:
+        await log_caught_up(ctx.world, 'Thingy 1', THINGY_TEMPERATURE, temperature[-1])
     logged = [e for e in ctx.world.events('notify', device='Thingy 1', uuid=THINGY_TEMPERATURE)]
     by_value = [bytes.fromhex(e['value']) for e in logged]
     start = by_value.index(temperature[0]) if temperature and temperature[0] in by_value else -1
@@ -537,6 +548,31 @@ async def test_filter_accept_list_and_enhanced_complete(ctx: Context) -> None:
     check(event.subevent == 0x0A, 'LE Enhanced Connection Complete when unmasked')
     check(event.params[1] == 0 and event.params[6:12] == address_bytes(ctx.address('Heart 2')),
           'connected to the listed device')
+    ctx.handles['Heart 2'] = struct.unpack_from('<H', event.params, 2)[0]
+
+
+@test
+async def test_heart_rate_control_point(ctx: Context) -> None:
+    name = 'Heart 2'
+    control = (await ctx.discover(name))['2A39'][2]
+    handle = ctx.handles[name]
+    response = await ctx.hci.att(handle, struct.pack('<BHB', 0x12, control, 0x02))
+    check(response[:1] == b'\x01' and response[4] == 0x80, f'unsupported op code answered {response.hex()}')
+    value_handle = await ctx.subscribe(name, '2A37')
+    await asyncio.sleep(0.3)
+    response = await ctx.hci.att(handle, struct.pack('<BHB', 0x12, control, 0x01))
+    check(response == b'\x13', f'Reset Energy Expended answered {response.hex()}')
+    base = ctx.world.events('hr_control_point', device=name, accepted=True)
+    check(base, 'control point write logged')
+    ctx.hci.notifications()
+    await asyncio.sleep(0.3)
+    notes = [n.payload[3:] for n in ctx.hci.notifications(handle) if struct.unpack_from('<H', n.payload, 1)[0] == value_handle]
+    check(notes, 'notifications after the reset')
+    await log_caught_up(ctx.world, name, '2A37', notes[-1])
+    logged = {bytes.fromhex(e['value']): e['seq'] for e in ctx.world.events('notify', device=name, uuid='2A37')}
+    seq = logged[notes[-1]]
+    check(notes[-1] == values.heart_rate_measurement(seq, seq - base[-1]['energy_reset_at_seq']),
+          'energy expended restarts from 0 at the reset')
 
 
 async def lifecycle_checks(results: list[tuple[str, str | None]]) -> None:
