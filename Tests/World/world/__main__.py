@@ -1,0 +1,3 @@
+from world.cli import main
+
+raise SystemExit(main())

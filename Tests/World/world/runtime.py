@@ -1,0 +1,354 @@
+"""The world: one link, the host-side controller behind an H4 TCP server, the peripherals, the
+control port, and the JSON-lines event log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from typing import Any, BinaryIO, Callable
+
+from world.controller import WorldController, WorldLink
+from world.hci_server import H4Server
+from world.peripherals import CLASSES, KINDS, Heart, Peripheral, normalize_uuid
+
+HOST_PUBLIC_ADDRESS = '00:00:A0:00:00:01'
+
+
+class LineSink:
+    """Writes lines to a pipe without ever blocking the world.
+
+    A parent that stops reading our stdout must not freeze the simulation: lines are queued
+    in an asyncio pipe transport; past BUFFER_LIMIT queued bytes new lines are dropped and
+    counted.  Regular files are written directly (they do not block).
+    """
+
+    BUFFER_LIMIT = 16 << 20
+
+    def __init__(self, file: BinaryIO) -> None:
+        self.file = file
+        self.transport: asyncio.WriteTransport | None = None
+        self.dropped = 0
+        self.broken = False
+
+    async def open(self) -> None:
+        try:
+            self.transport, _ = await asyncio.get_running_loop().connect_write_pipe(asyncio.Protocol, self.file)
+        except (ValueError, OSError):
+            self.transport = None
+
+    def write(self, data: bytes) -> None:
+        if self.broken:
+            return
+        try:
+            if self.transport is None:
+                self.file.write(data)
+                self.file.flush()
+            elif self.transport.is_closing():
+                self.broken = True
+            elif self.transport.get_write_buffer_size() > self.BUFFER_LIMIT:
+                self.dropped += 1
+            else:
+                self.transport.write(data)
+        except (BrokenPipeError, ValueError, OSError):
+            self.broken = True  # nobody listens any more: keep running, stop writing
+
+    async def close(self, timeout: float = 0.5) -> None:
+        if self.transport is None:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (not self.transport.is_closing() and self.transport.get_write_buffer_size()
+               and loop.time() < deadline):
+            await asyncio.sleep(0.01)
+        self.transport.close()
+
+
+class EventLog:
+    """One JSON object per line, with `t` = seconds since the process started."""
+
+    def __init__(self, sink: LineSink, started: float, notify: bool) -> None:
+        self.sink = sink
+        self.started = started
+        self.notify = notify
+
+    def write(self, event_name: str, /, **fields: Any) -> None:
+        record = {'event': event_name, 't': round(time.monotonic() - self.started, 4), **fields}
+        self.sink.write((json.dumps(record, separators=(',', ':')) + '\n').encode())
+
+
+class World:
+    def __init__(self, options: Any, started: float) -> None:
+        self.options = options
+        self.started = started
+        self.default_rate = options.rate
+        self.adv_interval_ms = options.adv_interval_ms
+        self.stopping = False
+        self.stop_reason = ''
+        self._stopped: asyncio.Event | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self.peripherals: dict[str, Peripheral] = {}
+        self.numbers = {kind: 0 for kind in KINDS}
+        self.stdout = LineSink(sys.stdout.buffer)
+        self.log_sink = LineSink(open(options.log, 'ab')) if options.log else self.stdout
+        self.log = EventLog(self.log_sink, started, notify=not options.no_notify_log)
+        self.link: WorldLink | None = None
+        self.host: WorldController | None = None
+        self.hci: H4Server | None = None
+        self.control_server: asyncio.base_events.Server | None = None
+        self.control_port = 0
+
+    # -- events -------------------------------------------------------------------------------
+    def event(self, event_name: str, /, **fields: Any) -> None:
+        self.log.write(event_name, **fields)
+
+    def notify_event(self, device: str, uuid: str, seq: int, value: bytes, peer: str) -> None:
+        if self.log.notify:
+            self.log.write('notify', device=device, uuid=uuid, seq=seq, value=value.hex(), peer=peer)
+
+    def spawn(self, coroutine) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # -- life cycle ---------------------------------------------------------------------------
+    async def add(self, kind: str) -> Peripheral:
+        if kind not in CLASSES:
+            raise KeyError(f'unknown kind {kind!r} (one of {", ".join(KINDS)})')
+        self.numbers[kind] += 1
+        peripheral = CLASSES[kind](self, self.numbers[kind])
+        self.peripherals[peripheral.name] = peripheral
+        await peripheral.start()
+        return peripheral
+
+    async def run(self) -> int:
+        loop = asyncio.get_running_loop()
+        self._stopped = asyncio.Event()
+        await self.stdout.open()
+        if self.log_sink is not self.stdout:
+            await self.log_sink.open()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.stop, signal.Signals(sig).name)
+        if self.options.exit_on_stdin_eof:
+            self._watch_stdin(loop)
+        if self.options.exit_with_parent:
+            self.spawn(self._watch_parent())
+
+        self.link = WorldLink()
+        self.host = WorldController('host', link=self.link, public_address=HOST_PUBLIC_ADDRESS,
+                                    events=self.event, extended=not self.options.legacy_only,
+                                    acl_fragment=self.options.acl_fragment)
+        self.hci = H4Server(self.host, self.event)
+        hci_port = await self.hci.start(self.options.hci_port)
+        self.control_server = await asyncio.start_server(self._control_client, '127.0.0.1',
+                                                         self.options.control_port, reuse_address=True)
+        self.control_port = self.control_server.sockets[0].getsockname()[1]
+
+        counts = [('heart', self.options.heart), ('speed', self.options.speed),
+                  ('environment', self.options.environment), ('distractor', self.options.distractors)]
+        await asyncio.gather(*(self.add(kind) for kind, count in counts for _ in range(count)))
+
+        ready = {
+            'hci_port': hci_port,
+            'control_port': self.control_port,
+            'host_address': HOST_PUBLIC_ADDRESS,
+            'pid': os.getpid(),
+            'startup_ms': round((time.monotonic() - self.started) * 1000),
+            'devices': [p.describe() for p in self.peripherals.values()],
+        }
+        line = json.dumps({'event': 'ready', **ready}, separators=(',', ':'))
+        if self.options.log:  # the ready line always goes to stdout
+            self.stdout.write((line + '\n').encode())
+        self.event('ready', **ready)
+
+        await self._stopped.wait()
+        await self._shutdown()
+        return 0
+
+    def stop(self, reason: str = 'stop') -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        self.stop_reason = reason
+        if self._stopped is not None:
+            self._stopped.set()
+
+    async def _shutdown(self) -> None:
+        for peripheral in self.peripherals.values():
+            peripheral.stop()
+        if self.hci is not None:
+            self.hci.close()
+        if self.control_server is not None:
+            self.control_server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.sleep(0)
+        self.event('exit', reason=self.stop_reason, dropped_log_lines=self.log_sink.dropped)
+        await self.log_sink.close()
+        if self.log_sink is not self.stdout:
+            await self.stdout.close()
+
+    def _watch_stdin(self, loop: asyncio.AbstractEventLoop) -> None:
+        def reader() -> None:
+            try:
+                while os.read(sys.stdin.fileno(), 4096):
+                    pass
+            except OSError:
+                pass
+            try:
+                loop.call_soon_threadsafe(self.stop, 'stdin_eof')
+            except RuntimeError:
+                pass  # loop already closed
+
+        threading.Thread(target=reader, name='stdin-watch', daemon=True).start()
+
+    async def _watch_parent(self) -> None:
+        parent = os.getppid()
+        while True:
+            await asyncio.sleep(0.5)
+            if os.getppid() != parent:
+                self.stop('parent_exited')
+                return
+
+    # -- control port -------------------------------------------------------------------------
+    async def _control_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while not self.stopping:
+                line = await reader.readline()
+                if not line:
+                    break
+                if not line.strip():
+                    continue
+                try:
+                    request = json.loads(line)
+                    if not isinstance(request, dict):
+                        raise ValueError('a request is a JSON object')
+                    reply = await self.command(request)
+                except Exception as error:  # every request gets one answer
+                    reply = {'ok': False, 'error': f'{type(error).__name__}: {error}'}
+                writer.write((json.dumps(reply, separators=(',', ':')) + '\n').encode())
+                await writer.drain()
+                if request_is_quit(line):
+                    self.stop('quit')
+                    break
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+    def device(self, key: Any) -> Peripheral:
+        if not isinstance(key, str):
+            raise KeyError('"device" is required')
+        if key in self.peripherals:
+            return self.peripherals[key]
+        for peripheral in self.peripherals.values():
+            if peripheral.address.upper() == key.upper():
+                return peripheral
+        raise KeyError(f'no device {key!r}')
+
+    def targets(self, request: dict[str, Any]) -> list[Peripheral]:
+        if request.get('device') in (None, '*'):
+            return list(self.peripherals.values())
+        return [self.device(request['device'])]
+
+    async def command(self, request: dict[str, Any]) -> dict[str, Any]:
+        handler: Callable | None = getattr(self, f'cmd_{request.get("cmd")}', None)
+        if handler is None:
+            raise KeyError(f'unknown cmd {request.get("cmd")!r}')
+        result = await handler(request)
+        if request.get('cmd') != 'status':
+            self.event('control', request=request)
+        return {'ok': True, **result}
+
+    async def cmd_status(self, _request) -> dict[str, Any]:
+        assert self.host is not None and self.hci is not None
+        host = self.host
+        return {
+            'host': {
+                'client_connected': self.hci.client is not None,
+                'connections': [{'handle': c.handle, 'peer': str(c.peer_address), 'own': str(c.self_address)}
+                                for c in host.le_connections.values()],
+                'pending_connect': str(host.pending_le_connection.peer_address) if host.pending_le_connection else None,
+                'scanning': host.le_scan_enable,
+                'random_address': str(host.random_address),
+                'counters': dict(host.counters),
+            },
+            'dropped_log_lines': self.log_sink.dropped,
+            'devices': [p.status() for p in self.peripherals.values()],
+        }
+
+    async def cmd_drop(self, request) -> dict[str, Any]:
+        reason = int(request.get('reason', 0x13))
+        dropped = 0
+        for peripheral in self.targets(request):
+            dropped += await peripheral.drop(reason)
+        return {'dropped': dropped}
+
+    async def cmd_advertise(self, request) -> dict[str, Any]:
+        on = bool(request.get('on', True))
+        for peripheral in self.targets(request):
+            await peripheral.set_advertising(on)
+        return {'on': on}
+
+    async def cmd_rate(self, request) -> dict[str, Any]:
+        hz = float(request['hz'])
+        if hz < 0 or hz > 10000:
+            raise ValueError('hz must be within 0..10000')
+        for peripheral in self.targets(request):
+            peripheral.set_rate(hz)
+        return {'hz': hz}
+
+    async def cmd_att_error(self, request) -> dict[str, Any]:
+        error = int(request.get('error', 0))
+        if not 0 <= error <= 0xFF:
+            raise ValueError('error is one byte')
+        matched = self.device(request.get('device')).set_att_error(str(request['uuid']), error)
+        return {'uuid': normalize_uuid(str(request['uuid'])), 'error': error, 'characteristics': matched}
+
+    async def cmd_stall(self, request) -> dict[str, Any]:
+        on = bool(request.get('on', True))
+        for peripheral in self.targets(request):
+            peripheral.stalled = on
+        return {'on': on}
+
+    async def cmd_add(self, request) -> dict[str, Any]:
+        peripheral = await self.add(str(request.get('kind')))
+        self.event('device_added', **peripheral.describe())
+        return {'device': peripheral.describe()}
+
+    async def cmd_change_db(self, request) -> dict[str, Any]:
+        return await self.device(request.get('device')).change_db(bool(request.get('force', False)))
+
+    async def cmd_battery(self, request) -> dict[str, Any]:
+        peripheral = self.device(request.get('device'))
+        if not isinstance(peripheral, Heart):
+            raise KeyError('battery levels are settable on heart devices')
+        return {'level': await peripheral.set_battery(int(request['level']))}
+
+    async def cmd_quit(self, _request) -> dict[str, Any]:
+        return {}
+
+
+def request_is_quit(line: bytes) -> bool:
+    try:
+        return json.loads(line).get('cmd') == 'quit'
+    except Exception:
+        return False
+
+
+def main(options: Any) -> int:
+    from world import STARTED
+
+    started = STARTED
+    if options.verbose:
+        logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
+    else:
+        logging.basicConfig(level=logging.CRITICAL, stream=sys.stderr)
+    world = World(options, started)
+    return asyncio.run(world.run())
