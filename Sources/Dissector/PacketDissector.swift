@@ -90,17 +90,23 @@ public final class PacketDissector {
         if collectFields { event.describeFields(into: &p.fields) }
         switch event {
         case .commandComplete(let cc):
-            p.summary = cc.commandOpcode.name + (p.summary.isEmpty ? "" : ": " + p.summary)
             switch HCICommandCatalog.decodeReturnParameters(opcode: cc.commandOpcode, cc.returnParameters) {
             case .success(let value)?:
-                if collectFields { p.fields.nested("Return parameters") { value.describeFields(into: &$0) } }
+                if !value.summary.isEmpty { p.summary += ": " + value.summary }
+                if collectFields {
+                    // The decoded return parameters replace the event's raw hex line.
+                    p.fields = FieldList()
+                    p.fields.add("Num HCI command packets", String(cc.numHCICommandPackets))
+                    p.fields.add("Command opcode", cc.commandOpcode.description)
+                    p.fields.nested("Return parameters") { value.describeFields(into: &$0) }
+                }
             case .failure(let error)?:
                 p.errors.append("\(cc.commandOpcode.name) return parameters: \(error)")
             case nil:
                 break
             }
         case .commandStatus(let cs):
-            p.summary = cs.commandOpcode.name + ": " + cs.status.name
+            p.summary = cs.commandOpcode.name + ": " + cs.status.description
         case .disconnectionComplete(let d):
             p.connectionHandle = d.connectionHandle
             _ = reassembler.reset(handle: d.connectionHandle)

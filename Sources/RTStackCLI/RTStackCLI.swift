@@ -8,7 +8,7 @@ public enum RTStackCLI {
     public static let version = "0.1.0"
 
     /// Subcommands in the order `--help` lists them.
-    static let commands: [(spec: CommandSpec, run: @Sendable ([String]) throws(UsageError) -> ExitCode)] = [
+    static let commands: [(spec: CommandSpec, run: @Sendable ([String], Console) throws(UsageError) -> ExitCode)] = [
         (DecodeCommand.spec, DecodeCommand.run),
     ]
 
@@ -20,40 +20,45 @@ public enum RTStackCLI {
 
     public static func main(_ arguments: [String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let code: ExitCode
-        do {
-            code = try dispatch(arguments)
-        } catch {
-            OutputStream.standardOutput.flush()
-            OutputStream.standardError.line("rtstack: \(error.message)")
-            OutputStream.standardError.flush()
-            return ExitCode.usage.rawValue
-        }
-        OutputStream.standardOutput.flush()
-        OutputStream.standardError.flush()
-        return code.rawValue
+        return run(arguments, console: Console(out: .standardOutput, err: .standardError)).rawValue
     }
 
-    static func dispatch(_ arguments: [String]) throws(UsageError) -> ExitCode {
+    /// Runs one command line with its output on `console`; tests call this in-process.
+    public static func run(_ arguments: [String], console: Console) -> ExitCode {
+        let code: ExitCode
+        do {
+            code = try dispatch(arguments, console)
+        } catch {
+            console.out.flush()
+            console.err.line("rtstack: \(error.message)")
+            console.err.flush()
+            return .usage
+        }
+        console.out.flush()
+        console.err.flush()
+        return code
+    }
+
+    static func dispatch(_ arguments: [String], _ console: Console) throws(UsageError) -> ExitCode {
         guard let first = arguments.first else {
             throw UsageError("no command given; try 'rtstack --help'")
         }
         if first == "--help" || first == "-h" || first == "help" {
             if arguments.count > 1, let c = commands.first(where: { $0.spec.name == arguments[1] }) {
-                OutputStream.standardOutput.write(c.spec.helpText)
+                console.out.write(c.spec.helpText)
             } else {
-                OutputStream.standardOutput.write(helpText)
+                console.out.write(helpText)
             }
             return .success
         }
         if first == "--version" {
-            OutputStream.standardOutput.line("rtstack \(version)")
+            console.out.line("rtstack \(version)")
             return .success
         }
         guard let c = commands.first(where: { $0.spec.name == first }) else {
             throw UsageError("unknown command '\(first)'; commands: \(commands.map(\.spec.name).joined(separator: ", ")) (see 'rtstack --help')")
         }
-        return try c.run(Array(arguments.dropFirst()))
+        return try c.run(Array(arguments.dropFirst()), console)
     }
 
     static var helpText: String {

@@ -27,10 +27,10 @@ enum DecodeCommand {
         4 when a file could not be read at all, 2 for a bad command line.
         """)
 
-    static func run(_ words: [String]) throws(UsageError) -> ExitCode {
+    static func run(_ words: [String], _ console: Console) throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested {
-            OutputStream.standardOutput.write(spec.helpText)
+            console.out.write(spec.helpText)
             return .success
         }
         var filter = PacketFilter()
@@ -42,7 +42,7 @@ enum DecodeCommand {
             summaryOnly: args.flag("summary-only"), summary: !args.flag("no-summary"), filter: filter)
         var worst = ExitCode.success
         for path in args.positionals {
-            let code = decode(path: path, options: options, out: .standardOutput, err: .standardError)
+            let code = decode(path: path, options: options, out: console.out, err: console.err)
             if code != .success { worst = code }
         }
         return worst

@@ -87,6 +87,7 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
     public var summary: String {
         eventType.name + " " + advertiser.description + " " + EventFormat.dBmShort(rssi)
             + " data " + EventFormat.plural(data.count, "byte")
+            + (AdvertisingData(data).localName.map { " " + quoted($0) } ?? "")
     }
 
     public func describeFields(into f: inout FieldList) {
@@ -94,7 +95,10 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
         f.add("Address type", EventFormat.named(addressType.name, addressType.rawValue))
         f.add("Address", LEConnectionText.address(address, addressType))
         f.add("Data length", String(data.count))
-        if !data.isEmpty { f.add("Data", Hex.spaced(data)) }
+        if !data.isEmpty {
+            f.add("Data", Hex.spaced(data))
+            f.nested("Advertising data") { AdvertisingData(data).describeFields(into: &$0) }
+        }
         f.add("RSSI", EventFormat.dBm(rssi))
     }
 }

@@ -127,6 +127,7 @@ public struct LEExtendedAdvertisingReport: WireCodable, FieldDescribing, Hashabl
         let kind = eventType.legacyEventType?.name ?? "extended"
         return kind + " " + (advertiser?.description ?? "anonymous") + " " + EventFormat.dBmShort(rssi)
             + " data " + EventFormat.plural(data.count, "byte")
+            + (AdvertisingData(data).localName.map { " " + quoted($0) } ?? "")
     }
 
     public func describeFields(into f: inout FieldList) {
@@ -148,6 +149,9 @@ public struct LEExtendedAdvertisingReport: WireCodable, FieldDescribing, Hashabl
         f.add("Direct address type", directAddressType.description)
         f.add("Direct address", directAddress.string)
         f.add("Data length", String(data.count))
-        if !data.isEmpty { f.add("Data", Hex.spaced(data)) }
+        if !data.isEmpty {
+            f.add("Data", Hex.spaced(data))
+            f.nested("Advertising data") { AdvertisingData(data).describeFields(into: &$0) }
+        }
     }
 }
