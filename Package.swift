@@ -27,11 +27,13 @@ let package = Package(
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "Runtime"]),
         .executableTarget(name: "rtstack", dependencies: ["RTStackCLI"]),
-        .testTarget(name: "WireTests", dependencies: ["Wire"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire"]),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire"]),
-        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI"]),
-        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire"]),
+        // Helpers shared by the test targets (seeded random numbers); never linked into the product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
+        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "TestSupport"]),
+        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Wire
 @testable import Sensors
 
@@ -81,7 +82,7 @@ import Wire
     /// and whatever decodes re-encodes to a value that decodes the same.
     @Test(arguments: knownUUIDs)
     func randomSweepNeverTraps(uuid: BluetoothUUID) throws {
-        var rng = SensorTestRNG(seed: uuid.high ^ uuid.low)
+        var rng = SplitMix64(seed: uuid.high ^ uuid.low)
         var decodedCount = 0, malformedCount = 0
         for _ in 0..<5000 {
             let n = Int.random(in: 0...24, using: &rng)

@@ -1,21 +1,7 @@
 import Testing
+import TestSupport
 @testable import Wire
 
-/// SplitMix64: a tiny seeded generator so every run sweeps the same inputs and a failure
-/// reproduces.
-private struct SweepRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-    mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in byte() } }
-}
 
 private let attOpcodes: [UInt8] = (0...255).compactMap { ATTOpcode(UInt8($0)).kind == .unknown ? nil : UInt8($0) }
 
@@ -24,7 +10,7 @@ private let attOpcodes: [UInt8] = (0...255).compactMap { ATTOpcode(UInt8($0)).ki
     /// parameter parsers are reached. Every input decodes or throws; what decodes must
     /// re-encode to something that decodes to the same value, and must describe itself.
     @Test func randomBytesNeverCrashATTDecode() {
-        var rng = SweepRandom(state: 0xA77_2024)
+        var rng = SplitMix64(state: 0xA77_2024)
         var decoded = 0
         var thrown = 0
         for _ in 0..<25_000 {
@@ -52,7 +38,7 @@ private let attOpcodes: [UInt8] = (0...255).compactMap { ATTOpcode(UInt8($0)).ki
     /// The same for LE signaling commands; a third of the inputs get a consistent Length
     /// field so the per-command parsers run.
     @Test func randomBytesNeverCrashSignalingDecode() {
-        var rng = SweepRandom(state: 0x5161_2024)
+        var rng = SplitMix64(state: 0x5161_2024)
         let codes: [UInt8] = [0x01, 0x06, 0x07, 0x12, 0x13, 0x14, 0x15, 0x16, 0x08, 0x17]
         var decoded = 0
         var thrown = 0
@@ -82,7 +68,7 @@ private let attOpcodes: [UInt8] = (0...255).compactMap { ATTOpcode(UInt8($0)).ki
     /// Random fragment streams on three handles: the reassembler never traps, reports the
     /// broken ones, and never yields a frame above its limit.
     @Test func randomFragmentStreamsNeverCrashTheReassembler() {
-        var rng = SweepRandom(state: 0xAC1_2024)
+        var rng = SplitMix64(state: 0xAC1_2024)
         var r = ACLReassembler(maximumPayloadLength: 300)
         var frames = 0
         var issues = 0

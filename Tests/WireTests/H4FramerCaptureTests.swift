@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import TestSupport
 @testable import Wire
 
 /// Real controller traffic: the H4 records of a btsnoop capture (datalink 1002), laid end to end
@@ -55,7 +56,7 @@ import Testing
         let records = try Self.btsnoopRecords(file)
         #expect(records.count > 2000)
         let stream = records.flatMap { $0 }
-        var rng = FramerTestRNG(seed: 3)
+        var rng = SplitMix64(seed: 3)
         let chunks = (0..<100).map { _ in Int.random(in: 1...64, using: &rng) }
         for chunking in [[1], chunks, [stream.count]] {
             let result = frame(stream, chunks: chunking, configuration: .init(maxACLDataLength: 1021))

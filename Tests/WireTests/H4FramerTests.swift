@@ -1,18 +1,7 @@
 import Testing
+import TestSupport
 @testable import Wire
 
-/// Deterministic generator so a failing random test can be replayed (SplitMix64).
-struct FramerTestRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Feeds `stream` in the given chunk sizes (cycled), pulling every output after each feed.
 func frame(_ stream: [UInt8], chunks: [Int], configuration: H4Framer.Configuration = .init(),
@@ -46,8 +35,8 @@ func garbageCount(_ outputs: [H4FramerOutput]) -> Int {
 }
 
 /// A random packet whose header passes the framer's plausibility rules.
-func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
-    func payload(_ n: Int, _ rng: inout FramerTestRNG) -> [UInt8] {
+func randomPacket(_ rng: inout SplitMix64) -> HCIPacket {
+    func payload(_ n: Int, _ rng: inout SplitMix64) -> [UInt8] {
         (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
     }
     switch Int.random(in: 0..<5, using: &rng) {
@@ -114,7 +103,7 @@ func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
     }
 
     @Test func encodeIsTheInverseOfFraming() {
-        var rng = FramerTestRNG(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<200 {
             let packet = randomPacket(&rng)
             let h4 = H4Framer.encode(packet)
@@ -132,7 +121,7 @@ func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
     }
 
     @Test func oneByteChunksGiveTheSamePacketsAsOneBuffer() {
-        var rng = FramerTestRNG(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let sent = (0..<300).map { _ in randomPacket(&rng) }
         let stream = sent.flatMap { H4Framer.encode($0) }
         let whole = frame(stream, chunks: [stream.count])
@@ -145,7 +134,7 @@ func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
 
     @Test(arguments: [1, 2, 3, 1234, 0xDEAD_BEEF] as [UInt64])
     func randomChunkBoundariesOverALongStream(seed: UInt64) {
-        var rng = FramerTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let sent = (0..<2000).map { _ in randomPacket(&rng) }
         let stream = sent.flatMap { H4Framer.encode($0) }
         let chunks = (0..<500).map { _ in
@@ -181,7 +170,7 @@ func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
 
     @Test(arguments: [[1], [2, 7], [10_000]])
     func garbageInTheMiddleResynchronises(chunks: [Int]) {
-        var rng = FramerTestRNG(seed: 99)
+        var rng = SplitMix64(seed: 99)
         let before = (0..<50).map { _ in randomPacket(&rng) }
         let after = (0..<50).map { _ in randomPacket(&rng) }
         // An event indicator with an unassigned event code (0x00) is a rejected start too.
@@ -252,7 +241,7 @@ func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
                                    acceptedTypes: [], maxGarbageChunk: Int.max),
             H4Framer.Configuration(maxACLDataLength: 0, maxGarbageChunk: 0),
         ]
-        var rng = FramerTestRNG(seed: 77)
+        var rng = SplitMix64(seed: 77)
         let stream = (0..<50).flatMap { _ in H4Framer.encode(randomPacket(&rng)) }
         for config in configs {
             let result = frame(stream, chunks: [13], configuration: config, finish: true)
@@ -264,7 +253,7 @@ func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
     }
 
     @Test func truncatedStreamYieldsNothingExtra() {
-        var rng = FramerTestRNG(seed: 5)
+        var rng = SplitMix64(seed: 5)
         let sent = (0..<20).map { _ in randomPacket(&rng) } + [HCIPacket(type: .event, bytes: [0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])]
         let stream = sent.flatMap { H4Framer.encode($0) }
         for cut in 1...6 {
@@ -304,7 +293,7 @@ func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
     }
 
     @Test func randomBytesNeverTrapAndEveryByteIsAccountedFor() {
-        var rng = FramerTestRNG(seed: 2024)
+        var rng = SplitMix64(seed: 2024)
         for round in 0..<300 {
             let n = Int.random(in: 0...3000, using: &rng)
             // Bias towards indicator bytes so that many candidate headers are judged.
@@ -330,7 +319,7 @@ func randomPacket(_ rng: inout FramerTestRNG) -> HCIPacket {
     }
 
     @Test func bufferStaysBoundedWhileStreaming() {
-        var rng = FramerTestRNG(seed: 11)
+        var rng = SplitMix64(seed: 11)
         let sent = (0..<3000).map { _ in randomPacket(&rng) }
         let stream = sent.flatMap { H4Framer.encode($0) }
         var framer = H4Framer()

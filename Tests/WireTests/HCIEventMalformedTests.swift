@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Wire
 
 /// Bytes a controller (or a damaged capture) may send that contradict the layouts of Core

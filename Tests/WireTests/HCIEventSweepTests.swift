@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Wire
 
 /// Random bytes behind every event code: decoding must return or throw WireError, never

@@ -1,0 +1,87 @@
+import Testing
+import Foundation
+import RTStackCLI
+import Capture
+import Wire
+
+/// `rtstack decode` in-process, with its output captured in temporary files.
+@Suite struct DecodeCommandTests {
+    struct Run {
+        var code: ExitCode
+        var out: String
+        var err: String
+    }
+
+    func run(_ args: [String]) throws -> Run {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rtstack-decode-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outPath = dir.appendingPathComponent("out").path
+        let errPath = dir.appendingPathComponent("err").path
+        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        let errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        let code = RTStackCLI.run(["decode"] + args, console: Console(out: OutputStream(fd: outFD), err: OutputStream(fd: errFD)))
+        close(outFD)
+        close(errFD)
+        return Run(code: code, out: try String(contentsOfFile: outPath, encoding: .utf8),
+                   err: try String(contentsOfFile: errPath, encoding: .utf8))
+    }
+
+    func temporaryFile(_ bytes: [UInt8], suffix: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rtstack-\(UUID().uuidString)\(suffix)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func missingFileExitsWithInputError() throws {
+        let r = try run(["/nonexistent/x.btsnoop"])
+        #expect(r.code == .input)
+        #expect(r.err.contains("/nonexistent/x.btsnoop"))
+    }
+
+    @Test func wrongMagicNamesTheProblem() throws {
+        let path = try temporaryFile(Array("hello, this is not a capture".utf8), suffix: ".btsnoop")
+        defer { unlink(path) }
+        let r = try run([path])
+        #expect(r.code == .input)
+        #expect(r.err.contains("btsnoop"))
+    }
+
+    @Test func truncatedLastRecordKeepsEarlierPacketsAndExitsZero() throws {
+        var file = BtsnoopFormat.fileHeader()
+        for i in 0..<3 {
+            let rec = CaptureRecord(timestampMicros: 1_000_000 + Int64(i), direction: .hostToController,
+                                    packet: HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00]))
+            try BtsnoopFormat.appendRecord(rec, to: &file)
+        }
+        file.removeLast(2)
+        let path = try temporaryFile(file, suffix: ".btsnoop")
+        defer { unlink(path) }
+        let r = try run([path, "--brief"])
+        #expect(r.code == .success)
+        #expect(r.out.contains("     2 "))
+        #expect(r.out.contains("Summary: 2 packets"))
+        #expect(r.err.contains("offset"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try run([]).code == .usage)
+        #expect(try run(["x", "--bogus"]).code == .usage)
+        #expect(try run(["x", "--filter", "handle=nope"]).code == .usage)
+    }
+
+    @Test func jsonSummaryMatchesTheCapture() throws {
+        guard let path = SharedCaptures.path("smartwatch-android-dlt201.pcapng") else {
+            print("skipped: ../shared/captures is absent (a fresh clone has no phone captures)")
+            return
+        }
+        let r = try run([path, "--json", "--filter", "att=notification"])
+        #expect(r.code == .success)
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 277 + 1)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
+        #expect(summary["packets"] as? Int == 810)
+        #expect(summary["att_notifications"] as? Int == 277)
+        #expect(summary["decode_errors"] as? Int == 0)
+    }
+}
