@@ -4,17 +4,14 @@ import Wire
 public enum HexDump {
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Appends the dump of `bytes` to `out`, each line prefixed with `indent`.
-    public static func append<C: Collection>(_ bytes: C, indent: String, to out: inout String)
+    /// Appends the dump of `bytes` to `line`, each line indented by `indent` spaces.
+    public static func append<C: Collection>(_ bytes: C, indent: Int, to line: inout [UInt8])
     where C.Element == UInt8, C.Index == Int {
         var offset = 0
         let n = bytes.count
         let base = bytes.startIndex
-        var line = [UInt8]()
-        line.reserveCapacity(80)
         while offset < n {
-            line.removeAll(keepingCapacity: true)
-            line.append(contentsOf: indent.utf8)
+            for _ in 0..<indent { line.append(0x20) }
             for shift in stride(from: 12, through: 0, by: -4) {
                 line.append(digits[(offset >> shift) & 0xf])
             }
@@ -35,15 +32,14 @@ public enum HexDump {
                 line.append(b >= 0x20 && b < 0x7f ? b : 0x2e)
             }
             line.append(0x0a)
-            out.append(String(decoding: line, as: UTF8.self))
             offset = end
         }
     }
 
-    public static func string<C: Collection>(_ bytes: C, indent: String = "") -> String
+    public static func string<C: Collection>(_ bytes: C, indent: Int = 0) -> String
     where C.Element == UInt8, C.Index == Int {
-        var s = ""
-        append(bytes, indent: indent, to: &s)
-        return s
+        var out = [UInt8]()
+        append(bytes, indent: indent, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

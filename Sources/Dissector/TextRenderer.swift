@@ -2,6 +2,9 @@ import Wire
 
 /// btmon-style text: a headline per packet, decoded fields indented below it, and with
 /// `hexDump` the raw bytes (after the H4 indicator) as offset/hex/ASCII lines.
+///
+/// Renders straight into a byte buffer: `rtstack decode` prints hundreds of thousands of lines
+/// per second, and building intermediate Strings cost more than decoding the packets.
 public struct TextRenderer: Sendable {
     public var hexDump: Bool
     public var showFields: Bool
@@ -12,59 +15,63 @@ public struct TextRenderer: Sendable {
     }
 
     public func render(_ p: DissectedPacket) -> String {
-        var s = ""
-        s.reserveCapacity(128)
-        let idx = String(p.index)
-        s.append(String(repeating: " ", count: max(0, 6 - idx.count)))
-        s.append(idx)
-        s.append(" ")
-        s.append(TextRenderer.seconds(p.relativeTime))
-        s.append(" ")
-        s.append(p.direction.arrow)
-        s.append(" ")
-        s.append(TextRenderer.typeLabel(p.type))
+        var out = [UInt8]()
+        render(p, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public func render(_ p: DissectedPacket, into out: inout [UInt8]) {
+        TextRenderer.padded(p.index, width: 6, into: &out)
+        out.append(0x20)
+        TextRenderer.seconds(p.relativeTime, into: &out)
+        out.append(0x20)
+        out.append(p.direction == .hostToController ? 0x3C : 0x3E)
+        out.append(0x20)
+        out.append(contentsOf: TextRenderer.typeLabel(p.type).utf8)
         if let h = p.connectionHandle, p.type != .event {
-            s.append(" h=")
-            s.append(String(h))
+            out.append(contentsOf: " h=".utf8)
+            TextRenderer.decimal(Int(h), into: &out)
         }
-        s.append(" ")
-        s.append(p.name)
+        out.append(0x20)
+        out.append(contentsOf: p.name.utf8)
         if !p.code.isEmpty {
-            s.append(" (")
-            s.append(p.code)
-            s.append(")")
+            out.append(contentsOf: " (".utf8)
+            out.append(contentsOf: p.code.utf8)
+            out.append(0x29)
         }
         if !p.summary.isEmpty {
-            s.append(": ")
-            s.append(p.summary)
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: p.summary.utf8)
         }
-        s.append("\n")
+        out.append(0x0A)
         if showFields {
             for e in p.fields.entries {
-                s.append(String(repeating: "  ", count: e.level + 4))
-                s.append(e.label)
+                TextRenderer.spaces(2 * (e.level + 4), into: &out)
+                out.append(contentsOf: e.label.utf8)
                 if !e.value.isEmpty {
-                    s.append(": ")
-                    s.append(e.value)
+                    out.append(contentsOf: ": ".utf8)
+                    out.append(contentsOf: e.value.utf8)
                 }
-                s.append("\n")
+                out.append(0x0A)
             }
             if let a = p.att, let v = a.decodedValue {
-                s.append("        ")
-                s.append(a.characteristic.map { ($0.name ?? $0.string) + ": " } ?? "")
-                s.append(v)
-                s.append("\n")
+                TextRenderer.spaces(8, into: &out)
+                if let c = a.characteristic {
+                    out.append(contentsOf: (c.name ?? c.string).utf8)
+                    out.append(contentsOf: ": ".utf8)
+                }
+                out.append(contentsOf: v.utf8)
+                out.append(0x0A)
             }
         }
         for e in p.errors {
-            s.append("        ! ")
-            s.append(e)
-            s.append("\n")
+            out.append(contentsOf: "        ! ".utf8)
+            out.append(contentsOf: e.utf8)
+            out.append(0x0A)
         }
         if hexDump {
-            HexDump.append(p.bytes, indent: "        ", to: &s)
+            HexDump.append(p.bytes, indent: 8, to: &out)
         }
-        return s
     }
 
     static func typeLabel(_ t: H4PacketType) -> String {
@@ -77,13 +84,60 @@ public struct TextRenderer: Sendable {
         }
     }
 
+    static func spaces(_ n: Int, into out: inout [UInt8]) {
+        for _ in 0..<n { out.append(0x20) }
+    }
+
+    static func decimal(_ v: Int, into out: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = v.magnitude
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[count] = 0x30 + UInt8(n % 10)
+                n /= 10
+                count += 1
+            } while n > 0 && count < 20
+            if v < 0 { out.append(0x2D) }
+            for i in stride(from: count - 1, through: 0, by: -1) { out.append(d[i]) }
+        }
+    }
+
+    static func padded(_ v: Int, width: Int, into out: inout [UInt8]) {
+        var len = 1
+        var x = v.magnitude
+        while x >= 10 { x /= 10; len += 1 }
+        if v < 0 { len += 1 }
+        spaces(max(0, width - len), into: &out)
+        decimal(v, into: &out)
+    }
+
     /// Seconds with microsecond precision, right-aligned to 12 characters.
+    static func seconds(_ t: Double, into out: inout [UInt8]) {
+        let micros = t.isFinite ? Int64((t * 1_000_000).rounded()) : 0
+        let m = micros.magnitude
+        let whole = Int(m / 1_000_000)
+        let frac = Int(m % 1_000_000)
+        var wholeLen = 1
+        var x = whole
+        while x >= 10 { x /= 10; wholeLen += 1 }
+        let len = wholeLen + 7 + (micros < 0 ? 1 : 0)
+        spaces(max(0, 12 - len), into: &out)
+        if micros < 0 { out.append(0x2D) }
+        decimal(whole, into: &out)
+        out.append(0x2E)
+        var div = 100_000
+        while div > 0 {
+            out.append(0x30 + UInt8(frac / div % 10))
+            div /= 10
+        }
+    }
+
     static func seconds(_ t: Double) -> String {
-        let micros = Int64((t * 1_000_000).rounded())
-        let neg = micros < 0
-        let m = neg ? -micros : micros
-        let frac = String(m % 1_000_000)
-        let s = (neg ? "-" : "") + String(m / 1_000_000) + "." + String(repeating: "0", count: 6 - frac.count) + frac
-        return String(repeating: " ", count: max(0, 12 - s.count)) + s
+        var out = [UInt8]()
+        seconds(t, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

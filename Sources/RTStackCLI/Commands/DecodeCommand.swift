@@ -92,7 +92,7 @@ enum DecodeCommand {
             if options.json {
                 out.line(json.render(packet))
             } else {
-                out.write(text.render(packet))
+                out.append { text.render(packet, into: &$0) }
             }
         }
         if let e = readError {

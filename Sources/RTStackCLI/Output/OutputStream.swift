@@ -25,6 +25,12 @@ public final class OutputStream: @unchecked Sendable {
         if buffer.count >= limit { flush() }
     }
 
+    /// Lets a renderer append bytes straight into the buffer.
+    public func append(_ body: (inout [UInt8]) -> Void) {
+        body(&buffer)
+        if buffer.count >= limit { flush() }
+    }
+
     public func line(_ s: String) {
         write(s)
         buffer.append(0x0a)

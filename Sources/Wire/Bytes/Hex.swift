@@ -53,9 +53,36 @@ public enum Hex {
         return high == nil ? out : nil
     }
 
-    /// `0x` and `width` upper-case hex digits, e.g. `hex(0x1a, width: 4)` → `0x001A`.
+    @usableFromInline static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// `0x` and at least `width` upper-case hex digits, e.g. `number(0x1a, width: 4)` → `0x001A`.
+    /// Built byte by byte: the decoder calls this for nearly every field it shows.
     public static func number<T: BinaryInteger>(_ v: T, width: Int) -> String {
-        let s = String(v, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, width - s.count)) + s
+        let value = UInt64(truncatingIfNeeded: v)
+        var digits = 1
+        while digits < 16, value >> (4 * UInt64(digits)) != 0 { digits += 1 }
+        let n = max(digits, min(width, 16))
+        return String(unsafeUninitializedCapacity: n + 2) { buf in
+            buf[0] = 0x30
+            buf[1] = 0x78
+            for i in 0..<n {
+                buf[2 + i] = upperDigits[Int((value >> (4 * UInt64(n - 1 - i))) & 0xF)]
+            }
+            return n + 2
+        }
+    }
+
+    /// `0x` and exactly `width` lower-case hex digits (`0x%04x`), as Wireshark and btmon show handles.
+    public static func lowerNumber<T: BinaryInteger>(_ v: T, width: Int) -> String {
+        let value = UInt64(truncatingIfNeeded: v)
+        let n = min(max(width, 1), 16)
+        return String(unsafeUninitializedCapacity: n + 2) { buf in
+            buf[0] = 0x30
+            buf[1] = 0x78
+            for i in 0..<n {
+                buf[2 + i] = digits[Int((value >> (4 * UInt64(n - 1 - i))) & 0xF)]
+            }
+            return n + 2
+        }
     }
 }

@@ -31,13 +31,18 @@ public struct BDAddress: Hashable, Sendable, Comparable {
     public static let zero = BDAddress(bigEndian: [0, 0, 0, 0, 0, 0])!
 
     public var string: String {
-        var s = ""
-        s.reserveCapacity(17)
-        for (i, b) in bytes.reversed().enumerated() {
-            if i > 0 { s.append(":") }
-            s.append(Hex.number(b, width: 2).dropFirst(2).description)
+        let b = bytes
+        return String(unsafeUninitializedCapacity: 17) { buf in
+            var o = 0
+            for i in stride(from: 5, through: 0, by: -1) {
+                let v = i < b.count ? b[i] : 0
+                buf[o] = Hex.upperDigits[Int(v >> 4)]
+                buf[o + 1] = Hex.upperDigits[Int(v & 0xF)]
+                if i > 0 { buf[o + 2] = 0x3A }
+                o += i > 0 ? 3 : 2
+            }
+            return o
         }
-        return s
     }
 
     /// The two most significant bits, which tell the kind of a random address
