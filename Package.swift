@@ -24,8 +24,9 @@ let package = Package(
         .target(name: "HostCore", dependencies: ["Wire"]),
         .target(name: "Sensors", dependencies: ["Wire"]),
         .target(name: "Dissector", dependencies: ["Wire", "Capture", "Sensors"]),
+        .target(name: "RunTracker", dependencies: ["Wire", "HostCore", "Sensors"]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
-        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "Runtime"]),
+        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
         .executableTarget(name: "rtstack", dependencies: ["RTStackCLI"]),
         // Helpers shared by the test targets (seeded random numbers); never linked into the product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -34,6 +35,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire", "TestSupport"]),
+        .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire"]),
     ],
     swiftLanguageModes: [.v6]
 )
