@@ -32,6 +32,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire"]),
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Wire"]),
     ],
     swiftLanguageModes: [.v6]
 )
