@@ -1,0 +1,114 @@
+import HostCore
+import Wire
+
+/// Runs the sans-I/O host on the event-loop thread: bytes from the transport go through the H4
+/// framer (stream transports) into `Host.receive`; the host's packets go out through the tap to
+/// the transport; its events go to the application.
+public final class HostDriver: EventLoopDriver, HostSink {
+    public let host: Host
+    public let tap: PacketTap
+    private let context: EventLoopContext<HostDriver>
+    private var framer: H4Framer
+    private let application: HostApplication
+    private var now: UInt64 = 0
+    /// Bytes the framer could not make sense of (resynchronised over), for `rtstack info`.
+    public private(set) var garbageBytes = 0
+
+    public init(context: EventLoopContext<HostDriver>, configuration: HostConfiguration, tap: PacketTap,
+                application: HostApplication, at now: UInt64) {
+        self.context = context
+        self.tap = tap
+        self.application = application
+        self.framer = H4Framer(configuration: .controllerToHost)
+        self.now = now
+        // `Host` needs its sink at construction; the driver is that sink, so it is made in
+        // two steps through an unowned forwarding box.
+        let forward = SinkForwarder()
+        self.host = Host(configuration: configuration, sink: forward)
+        forward.target = self
+        application.attach(self, at: now)
+        host.start(at: now)
+    }
+
+    public var adapterName: String { context.adapterName }
+
+    /// Ends the loop after the current turn (pending writes are flushed first).
+    public func stop() { context.stop() }
+
+    // MARK: EventLoopDriver
+
+    public func received(_ bytes: UnsafeRawBufferPointer, at now: UInt64) {
+        self.now = now
+        switch context.framing {
+        case .packets:
+            guard let typeByte = bytes.first, let type = H4PacketType(rawValue: typeByte) else {
+                deliver(.warning(HostWarning("packet with unknown H4 type", bytes: Array(bytes))))
+                return
+            }
+            let packet = HCIPacket(type: type, bytes: Array(bytes.dropFirst()))
+            tap.pass(packet, .controllerToHost, at: now)
+            host.receive(packet, at: now)
+        case .h4Stream:
+            framer.feed(bytes)
+            // Packets are lent as slices of the framer's buffer: the host must not keep them
+            // beyond `receive` (notification values are copied by whoever stores them).
+            while framer.withNext({ output in
+                switch output {
+                case .packet(let packet):
+                    tap.pass(packet, .controllerToHost, at: now)
+                    host.receive(packet, at: now)
+                case .garbage(let garbage, let reason):
+                    garbageBytes += garbage.count
+                    deliver(.warning(HostWarning("H4 stream: \(garbage.count) byte(s) skipped (\(reason))", bytes: garbage)))
+                }
+            }) != nil {}
+        }
+    }
+
+    public func deadlineReached(at now: UInt64) {
+        self.now = now
+        if let d = host.nextDeadline, d <= now { host.advanceTime(to: now) }
+        if let d = application.nextDeadline, d <= now { application.deadlineReached(at: now) }
+    }
+
+    public var nextDeadline: UInt64? {
+        switch (host.nextDeadline, application.nextDeadline) {
+        case let (a?, b?): return min(a, b)
+        case let (a?, nil): return a
+        case let (nil, b?): return b
+        case (nil, nil): return nil
+        }
+    }
+
+    public func transportClosed(_ error: TransportError) {
+        application.transportClosed(error)
+    }
+
+    public func shutdownRequested(at now: UInt64) -> Bool {
+        self.now = now
+        return application.shutdownRequested(at: now)
+    }
+
+    // MARK: HostSink
+
+    public func send(_ packet: HCIPacket) {
+        tap.pass(packet, .hostToController, at: now)
+        do {
+            try context.write(packet)
+        } catch {
+            deliver(.warning(HostWarning("write to \(context.adapterName) failed: \(error)")))
+        }
+    }
+
+    public func deliver(_ event: HostEvent) {
+        application.hostEvent(event, at: now)
+    }
+}
+
+/// Breaks the construction cycle between `Host` (which needs a sink) and the driver (which
+/// owns the host).
+private final class SinkForwarder: HostSink {
+    weak var target: HostDriver?
+    func send(_ packet: HCIPacket) { target?.send(packet) }
+    func deliver(_ event: HostEvent) { target?.deliver(event) }
+}

@@ -1,0 +1,33 @@
+import Capture
+import Wire
+
+/// The one place every packet passes, in both directions, with its time: sinks hang on it
+/// (the `--trace` decoder, the `--capture` writer, counters). Called on the loop thread.
+public final class PacketTap {
+    public typealias Sink = (CaptureRecord) -> Void
+
+    private var sinks: [Sink] = []
+    /// Wall-clock microseconds at the monotonic instant `monotonicOrigin`, so records carry
+    /// real timestamps (Wireshark shows dates) while the core runs on the monotonic clock.
+    private let wallOrigin: Int64
+    private let monotonicOrigin: UInt64
+    public private(set) var sent = 0
+    public private(set) var received = 0
+
+    public init(wallClockMicros: Int64, monotonicNanos: UInt64) {
+        wallOrigin = wallClockMicros
+        monotonicOrigin = monotonicNanos
+    }
+
+    public var isEmpty: Bool { sinks.isEmpty }
+
+    public func add(_ sink: @escaping Sink) { sinks.append(sink) }
+
+    public func pass(_ packet: HCIPacket, _ direction: Direction, at now: UInt64) {
+        if direction == .hostToController { sent += 1 } else { received += 1 }
+        guard !sinks.isEmpty else { return }
+        let micros = wallOrigin &+ Int64(bitPattern: (now &- monotonicOrigin) / 1000)
+        let record = CaptureRecord(timestampMicros: micros, direction: direction, packet: packet)
+        for s in sinks { s(record) }
+    }
+}
