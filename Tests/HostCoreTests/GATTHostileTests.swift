@@ -176,11 +176,11 @@ import Wire
 
     @Test(arguments: 0..<60)
     func randomAnswersAlwaysEnd(seed: Int) {
-        var rng = SplitMix64(seed: UInt64(seed))
+        var rng = GATTTestRNG(seed: UInt64(seed))
         var requests = 0
         for operation in Self.fuzzedOperations {
             let server = GATTFixtures.heartRateServer()
-            server.override = { request in HostilePeer.answer(request, &rng) }
+            server.override = { request in GATTHostilePeer.answer(request, &rng) }
             let h = GATTHarness(server: server)
             h.linkUp()
             let id = h.perform(operation)
@@ -195,7 +195,7 @@ import Wire
         }
         // The whole plan against the same kind of peer.
         let server = GATTFixtures.heartRateServer()
-        server.override = { request in HostilePeer.answer(request, &rng) }
+        server.override = { request in GATTHostilePeer.answer(request, &rng) }
         let h = GATTHarness(server: server, plan: GATTHarness.plan(mtu: 247, discover: true,
                                                                     subscriptions: [GATTPlanTests.heartRate]))
         h.linkUp()
@@ -207,8 +207,8 @@ import Wire
     }
 }
 
-/// Deterministic generator for the random tests (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
+/// Deterministic generator (SplitMix64) so a failing random test can be replayed by its seed.
+struct GATTTestRNG: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
@@ -221,8 +221,8 @@ struct SplitMix64: RandomNumberGenerator {
 }
 
 /// Answers that look right often enough to drive procedures deep, and are wrong in every way.
-enum HostilePeer {
-    static func answer(_ request: ATTPDU, _ rng: inout SplitMix64) -> [UInt8] {
+enum GATTHostilePeer {
+    static func answer(_ request: ATTPDU, _ rng: inout GATTTestRNG) -> [UInt8] {
         let roll = Int.random(in: 0..<100, using: &rng)
         // 0–74 well-formed, 75–84 Error Response, 85–94 right opcode with random bytes, 95–99 anything.
         let start = requestStart(request)

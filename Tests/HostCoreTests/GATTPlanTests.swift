@@ -179,6 +179,28 @@ import Wire
         #expect(server.inFlightViolations == 0)
     }
 
+    // The MTU exchange is about the bearer, not the database: Service Changed during it must
+    // not drop the new MTU.
+    @Test func serviceChangedDuringTheMTUExchangeKeepsTheMTU() {
+        let server = GATTFixtures.heartRateServer()
+        server.serverRxMTU = 247
+        server.stallOpcodes = [ATTOpcode.exchangeMTURequest.rawValue]
+        var cache = GATTFixtures.heartRateDatabase
+        cache.databaseHash = nil
+        let h = GATTHarness(server: server, plan: GATTHarness.plan(mtu: 247, subscriptions: [Self.heartRate], cache: cache))
+        h.linkUp()
+        #expect(h.linkStates == [.subscribing, .mtu])
+        server.stallOpcodes = []
+        server.indicate(handle: 0x0008, value: [0x01, 0x00, 0xFF, 0xFF])
+        server.injectResponse(ATTPDU.exchangeMTUResponse(serverRxMTU: 247).encoded)
+        h.pump()
+        #expect(h.session.mtu == 247)
+        #expect(h.mtuChanges == [247])
+        #expect(h.databaseChangedCount == 1)
+        #expect(h.linkStates == [.subscribing, .mtu, .discovering, .subscribing, .ready])
+        #expect(h.server.requests.filter { $0 == .exchangeMTURequest }.count == 1)
+    }
+
     @Test func indicationOnAnotherCharacteristicIsNotServiceChanged() {
         let h = GATTHarness(server: GATTFixtures.heartRateServer(),
                             plan: GATTHarness.plan(discover: true, subscriptions: [Self.heartRate]))

@@ -1,7 +1,7 @@
 import Wire
 
 /// How far a link's plan has come.
-struct PlanProgress {
+struct GATTPlanProgress {
     enum Phase: Equatable {
         case idle, exchangingMTU, verifyingCache, discovering, subscribing, ready, failed
     }
@@ -17,11 +17,16 @@ struct PlanProgress {
 }
 
 /// One step of the plan, run as a procedure like any operation.
-enum PlanTask {
+enum GATTPlanTask {
     case exchangeMTU
     case verifyCache
     case discover
     case subscribe(Subscription, GATTCharacteristic)
+
+    var isMTUExchange: Bool {
+        if case .exchangeMTU = self { return true }
+        return false
+    }
 }
 
 /// The plan runner: from "connected" to "ready" on its own.
@@ -108,7 +113,7 @@ extension GATTSession {
         output.deliver(.databaseReady(link, cache, fromCache: true))
     }
 
-    private func enter(_ phase: PlanProgress.Phase) {
+    private func enter(_ phase: GATTPlanProgress.Phase) {
         progress.phase = phase
         let linkState: LinkState
         switch phase {
@@ -124,7 +129,7 @@ extension GATTSession {
         }
     }
 
-    func planTaskFinished(_ task: PlanTask, _ result: Result<GATTResult, HostError>) {
+    func planTaskFinished(_ task: GATTPlanTask, _ result: Result<GATTResult, HostError>) {
         switch task {
         case .exchangeMTU:
             switch result {
@@ -178,7 +183,8 @@ extension GATTSession {
         database = nil
         progress.cacheRejected = true
         progress.subscriptionIndex = 0
-        if case .plan = current?.owner { progress.staleJob = true }
+        // A plan step in flight answers about the old database; an MTU exchange does not.
+        if case let .plan(task)? = current?.owner, !task.isMTUExchange { progress.staleJob = true }
         if progress.phase == .failed, bearer.isOpen {
             progress.phase = .ready
             failure = nil

@@ -46,7 +46,7 @@ public final class GATTSession {
 
     unowned let output: GATTSessionOutput
     var bearer = ATTBearer()
-    var progress = PlanProgress()
+    var progress = GATTPlanProgress()
     /// The procedure whose request is in flight.
     var current: GATTJob?
     private var isUp = false
@@ -366,7 +366,7 @@ public final class GATTSession {
 struct GATTJob {
     enum Owner {
         case user(OperationID)
-        case plan(PlanTask)
+        case plan(GATTPlanTask)
     }
 
     let procedure: GATTProcedure

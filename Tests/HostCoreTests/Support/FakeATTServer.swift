@@ -28,6 +28,8 @@ final class FakeATTServer {
     var opcodeErrors: [UInt8: ATTErrorCode] = [:]
     /// Swallow requests without answering (the client's transaction timer must fire).
     var stall = false
+    /// Swallow only requests with these opcodes.
+    var stallOpcodes: Set<UInt8> = []
     /// Read By Type always answers with the first matching attribute of the whole database,
     /// whatever range was asked: a peer whose answers never advance.
     var nonAdvancingReadByType = false
@@ -125,7 +127,7 @@ final class FakeATTServer {
                 Issue.record("second ATT request \(pdu.opcode) while one is still outstanding (Vol 3, Part F, §3.3.2)")
             }
             outstanding = true
-            if stall { return }
+            if stall || stallOpcodes.contains(pdu.opcode.rawValue) { return }
             if let bytes = override?(pdu) {
                 outbox.append((bytes, true))
                 return

@@ -27,7 +27,7 @@ final class DiscoverCharacteristicsProcedure: GATTProcedure {
             let pdu = "Read By Type Response (Characteristic)"
             for entry in list {
                 let decl: CharacteristicDeclaration
-                switch decodeDeclaration(CharacteristicDeclaration.self, entry.value, at: entry.handle, what: "Characteristic declaration") {
+                switch decodeGATTDeclaration(CharacteristicDeclaration.self, entry.value, at: entry.handle, what: "Characteristic declaration") {
                 case let .failure(e): return .failed(e)
                 case let .success(d): decl = d
                 }

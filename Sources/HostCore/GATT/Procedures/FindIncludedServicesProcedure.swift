@@ -55,7 +55,7 @@ final class FindIncludedServicesProcedure: GATTProcedure {
             let pdu = "Read By Type Response (Include)"
             for entry in list {
                 if let e = walk.accept(entry.handle, through: entry.handle, in: pdu) { return .failed(e) }
-                switch decodeDeclaration(IncludeDeclaration.self, entry.value, at: entry.handle, what: "Include declaration") {
+                switch decodeGATTDeclaration(IncludeDeclaration.self, entry.value, at: entry.handle, what: "Include declaration") {
                 case let .failure(e):
                     return .failed(e)
                 case let .success(decl):

@@ -103,7 +103,7 @@ struct HandleWalk {
 
 /// Decodes a declaration value found in a discovery response, turning a WireError into the
 /// protocol violation it is.
-func decodeDeclaration<T: WireCodable>(_ type: T.Type, _ value: ArraySlice<UInt8>, at handle: UInt16,
+func decodeGATTDeclaration<T: WireCodable>(_ type: T.Type, _ value: ArraySlice<UInt8>, at handle: UInt16,
                                        what: String) -> Result<T, HostError> {
     var reader = ByteReader(value)
     do {
