@@ -104,6 +104,9 @@ public final class GATTSession {
         }
     }
 
+    /// Queues `operation` behind the plan and the operations asked before it. It completes
+    /// through `HostEvent.operationCompleted(id, …)`: during this call already when it needs no
+    /// request or cannot run (bearer closed, link down, nothing to subscribe to).
     public func perform(_ operation: GATTOperation, id: OperationID, at now: HostTime) {
         if let reason = downReason {
             output.deliver(.operationCompleted(id, .failure(.disconnected(reason))))
@@ -117,8 +120,12 @@ public final class GATTSession {
         pump(at: now)
     }
 
+    /// When the request in flight times out (sent + 30 s); nil when none is in flight.
     public var nextDeadline: HostTime? { bearer.deadline }
 
+    /// Fires the ATT transaction timeout once `now` has reached `nextDeadline`: the bearer
+    /// closes for good, everything pending fails with `.attTimeout`, a warning is delivered
+    /// and `GATTSessionOutput.gattSessionFailed` asks the host to disconnect.
     public func advanceTime(to now: HostTime) {
         guard let request = bearer.expire(at: now), let error = bearer.closedError else { return }
         warn("\(request.name) got no response within 30 s (Core Spec v5.4 Vol 3, Part F, §3.3.3): the ATT bearer is closed; disconnect and reconnect to use this peer again")
