@@ -1,0 +1,70 @@
+import Wire
+
+/// Discover All Characteristics of a Service (Core Spec v5.4 Vol 3, Part G, §4.6.1): Read By
+/// Type, type 0x2803, over the service's range. Each characteristic ends just before the next
+/// declaration, the last one at the service's end (§3.3), which bounds its descriptors.
+final class DiscoverCharacteristicsProcedure: GATTProcedure {
+    private var walk: HandleWalk
+    private let serviceEnd: UInt16
+    private var declarations: [(handle: UInt16, declaration: CharacteristicDeclaration)] = []
+    private(set) var characteristics: [GATTCharacteristic] = []
+
+    init(service: GATTService) {
+        walk = HandleWalk(start: service.startHandle, end: service.endHandle)
+        serviceEnd = service.endHandle
+    }
+
+    func start(mtu: UInt16) -> GATTStep { nextRequest() }
+
+    private func nextRequest() -> GATTStep {
+        if walk.isFinished { return finish() }
+        return .request(.readByTypeRequest(ATTAttributeTypeQuery(range: walk.range, attributeType: .characteristic)))
+    }
+
+    func receive(_ response: ATTPDU, mtu: UInt16) -> GATTStep {
+        switch response {
+        case let .readByTypeResponse(list):
+            let pdu = "Read By Type Response (Characteristic)"
+            for entry in list {
+                let decl: CharacteristicDeclaration
+                switch decodeGATTDeclaration(CharacteristicDeclaration.self, entry.value, at: entry.handle, what: "Characteristic declaration") {
+                case let .failure(e): return .failed(e)
+                case let .success(d): decl = d
+                }
+                // The value attribute follows its declaration inside the service (§3.3), so
+                // the next declaration can only come after the value.
+                guard decl.valueHandle > entry.handle else {
+                    return .failed(.protocolViolation("Characteristic declaration at \(HandleWalk.text(entry.handle)): value handle \(HandleWalk.text(decl.valueHandle)) does not follow it"))
+                }
+                if let e = walk.accept(entry.handle, through: decl.valueHandle, in: pdu) { return .failed(e) }
+                declarations.append((entry.handle, decl))
+            }
+            // Another characteristic needs two handles (declaration and value) after the last
+            // value (§3.3.1): with less room left there is nothing more to ask.
+            if let e = walk.advance(in: pdu, room: 2) { return .failed(e) }
+            return nextRequest()
+        case let .errorResponse(e):
+            guard e.errorCode == .attributeNotFound else { return .failed(e) }
+            return finish()
+        default:
+            return .unexpected(response, in: "characteristic discovery")
+        }
+    }
+
+    private func finish() -> GATTStep {
+        characteristics.removeAll(keepingCapacity: true)
+        characteristics.reserveCapacity(declarations.count)
+        for (i, d) in declarations.enumerated() {
+            let end = i + 1 < declarations.count ? declarations[i + 1].handle - 1 : serviceEnd
+            guard d.declaration.valueHandle <= end else {
+                return .failed(.protocolViolation("Characteristic declaration at \(HandleWalk.text(d.handle)): value handle \(HandleWalk.text(d.declaration.valueHandle)) lies past the next declaration"))
+            }
+            characteristics.append(GATTCharacteristic(uuid: d.declaration.uuid, declarationHandle: d.handle,
+                                                      valueHandle: d.declaration.valueHandle,
+                                                      properties: d.declaration.properties.rawValue, endHandle: end))
+        }
+        return .done
+    }
+
+    var result: GATTResult { .done }
+}

@@ -1,0 +1,118 @@
+import Wire
+@testable import HostCore
+
+/// Databases shaped like real sensors, with their handles spelled out so tests can check
+/// discovery to the handle.
+enum GATTFixtures {
+    static let hash: [UInt8] = Array(0xA0...0xAF)
+
+    /// A heart-rate sensor (Heart Rate Service, Bluetooth SIG HRS 1.0) with GAP, GATT (Service
+    /// Changed, Database Hash) and Battery.
+    ///
+    /// ```
+    /// 0001 primary 1800 ─ 0002/0003 2A00 Device Name (read) · 0004/0005 2A01 Appearance (read)
+    /// 0006 primary 1801 ─ 0007/0008 2A05 Service Changed (indicate), 0009 CCCD
+    ///                     000A/000B 2B2A Database Hash (read)
+    /// 000C primary 180D ─ 000D/000E 2A37 Heart Rate Measurement (notify), 000F CCCD
+    ///                     0010/0011 2A38 Body Sensor Location (read)
+    ///                     0012/0013 2A39 Heart Rate Control Point (write)
+    /// 0014 primary 180F ─ 0015/0016 2A19 Battery Level (read, notify), 0017 CCCD
+    /// ```
+    static func heartRateServer(hash: [UInt8] = GATTFixtures.hash) -> FakeATTServer {
+        FakeATTServer { b in
+            b.service(.genericAccessService) { s in
+                s.characteristic(.deviceName, .read, value: Array("rtstack HR".utf8))
+                s.characteristic(.appearance, .read, value: [0x41, 0x03])
+            }
+            b.service(.genericAttributeService) { s in
+                s.characteristic(.serviceChanged, .indicate, value: [0, 0, 0, 0], cccd: true)
+                s.characteristic(.databaseHash, .read, value: hash)
+            }
+            b.service(BluetoothUUID(0x180D)) { s in
+                s.characteristic(BluetoothUUID(0x2A37), .notify, value: [0x00, 0x48], cccd: true)
+                s.characteristic(BluetoothUUID(0x2A38), .read, value: [0x01])
+                s.characteristic(BluetoothUUID(0x2A39), .write, value: [0x00])
+            }
+            b.service(BluetoothUUID(0x180F)) { s in
+                s.characteristic(BluetoothUUID(0x2A19), [.read, .notify], value: [87], cccd: true)
+            }
+        }
+    }
+
+    static let cccd = BluetoothUUID.clientCharacteristicConfiguration
+
+    /// What discovery of `heartRateServer` must find.
+    static var heartRateDatabase: GATTDatabase {
+        GATTDatabase(services: [
+            GATTService(uuid: .genericAccessService, startHandle: 0x0001, endHandle: 0x0005, characteristics: [
+                GATTCharacteristic(uuid: .deviceName, declarationHandle: 0x0002, valueHandle: 0x0003, properties: 0x02, endHandle: 0x0003),
+                GATTCharacteristic(uuid: .appearance, declarationHandle: 0x0004, valueHandle: 0x0005, properties: 0x02, endHandle: 0x0005),
+            ]),
+            GATTService(uuid: .genericAttributeService, startHandle: 0x0006, endHandle: 0x000B, characteristics: [
+                GATTCharacteristic(uuid: .serviceChanged, declarationHandle: 0x0007, valueHandle: 0x0008, properties: 0x20, endHandle: 0x0009,
+                                   descriptors: [GATTDescriptor(uuid: cccd, handle: 0x0009)]),
+                GATTCharacteristic(uuid: .databaseHash, declarationHandle: 0x000A, valueHandle: 0x000B, properties: 0x02, endHandle: 0x000B),
+            ]),
+            GATTService(uuid: BluetoothUUID(0x180D), startHandle: 0x000C, endHandle: 0x0013, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A37), declarationHandle: 0x000D, valueHandle: 0x000E, properties: 0x10, endHandle: 0x000F,
+                                   descriptors: [GATTDescriptor(uuid: cccd, handle: 0x000F)]),
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A38), declarationHandle: 0x0010, valueHandle: 0x0011, properties: 0x02, endHandle: 0x0011),
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A39), declarationHandle: 0x0012, valueHandle: 0x0013, properties: 0x08, endHandle: 0x0013),
+            ]),
+            GATTService(uuid: BluetoothUUID(0x180F), startHandle: 0x0014, endHandle: 0x0017, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A19), declarationHandle: 0x0015, valueHandle: 0x0016, properties: 0x12, endHandle: 0x0017,
+                                   descriptors: [GATTDescriptor(uuid: cccd, handle: 0x0017)]),
+            ]),
+        ], databaseHash: hash)
+    }
+
+    /// A Nordic Thingy:52-like peer: 128-bit vendor services (EF68xxxx-9B35-4933-9B10-
+    /// 52FFA9740042) with many notifying characteristics, no Database Hash.
+    static func thingy(_ short: UInt16) -> BluetoothUUID {
+        BluetoothUUID(high: 0xEF68_0000_9B35_4933 | UInt64(short) << 32, low: 0x9B10_52FF_A974_0042)
+    }
+
+    static let thingyTemperature = thingy(0x0201)
+    static let thingyEnvironment = thingy(0x0200)
+
+    static func thingyServer() -> FakeATTServer {
+        FakeATTServer { b in
+            b.service(.genericAccessService) { s in
+                s.characteristic(.deviceName, [.read, .write], value: Array("Thingy".utf8))
+                s.characteristic(.appearance, .read, value: [0, 0])
+                s.characteristic(BluetoothUUID(0x2A04), .read, value: [6, 0, 12, 0, 0, 0, 0x90, 1])
+            }
+            b.service(.genericAttributeService) { s in
+                s.characteristic(.serviceChanged, .indicate, value: [0, 0, 0, 0], cccd: true)
+            }
+            b.service(thingy(0x0100)) { s in
+                for c: UInt16 in 0x0101...0x0107 { s.characteristic(thingy(c), [.read, .write], value: [1, 2, 3]) }
+            }
+            b.service(thingy(0x0200)) { s in
+                for c: UInt16 in 0x0201...0x0205 { s.characteristic(thingy(c), .notify, value: [0, 0], cccd: true) }
+                s.characteristic(thingy(0x0206), [.read, .write], value: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+            }
+            b.service(thingy(0x0300)) { s in
+                s.characteristic(thingy(0x0301), [.read, .write], value: [0, 0, 0, 0])
+                s.characteristic(thingy(0x0302), [.read, .notify], value: [0], cccd: true)
+                s.characteristic(thingy(0x0303), [.read, .write], value: [0, 0, 0, 0])
+            }
+            b.service(thingy(0x0400)) { s in
+                s.characteristic(thingy(0x0401), [.read, .write], value: [0, 0, 0, 0, 0, 0, 0, 0, 0])
+                for c: UInt16 in 0x0402...0x040A { s.characteristic(thingy(c), .notify, value: [0, 0], cccd: true) }
+            }
+            b.service(thingy(0x0500)) { s in
+                s.characteristic(thingy(0x0501), [.read, .write], value: [0, 0])
+                s.characteristic(thingy(0x0502), .writeWithoutResponse, value: [])
+                s.characteristic(thingy(0x0503), .notify, value: [0], cccd: true)
+                s.characteristic(thingy(0x0504), .notify, value: [0], cccd: true)
+            }
+            b.service(BluetoothUUID(0x180F)) { s in
+                s.characteristic(BluetoothUUID(0x2A19), [.read, .notify], value: [90], cccd: true)
+            }
+            b.service(BluetoothUUID(0xFE59)) { s in
+                s.characteristic(BluetoothUUID(high: 0x8EC9_0003_F315_4F60, low: 0x9FB8_8383_0DAE_A50E), [.write, .indicate], cccd: true)
+            }
+        }
+    }
+}
