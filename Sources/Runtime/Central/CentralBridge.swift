@@ -1,0 +1,117 @@
+import HostCore
+import Wire
+
+/// The loop-thread half of `Central`: it turns host events into resumed continuations and
+/// stream elements. Every stored property is touched only on the loop thread (jobs submitted
+/// through the loop, and the driver's callbacks), which is why the one `@unchecked Sendable`
+/// here is sound: the type crosses threads only as a reference to be used from jobs.
+final class CentralBridge: HostApplication, @unchecked Sendable {
+    weak var driver: HostDriver?
+    var ready: CheckedContinuation<ControllerInfo, any Error>?
+    var info: ControllerInfo?
+    var scans: [UInt64: AsyncStream<Advertisement>.Continuation] = [:]
+    var nextScanToken: UInt64 = 0
+    var connects: [LinkID: CheckedContinuation<ConnectionInfo, any Error>] = [:]
+    var connections: [LinkID: ConnectionInfo] = [:]
+    var disconnects: [LinkID: [CheckedContinuation<Void, Never>]] = [:]
+    /// When a waiting `disconnect()` gives up on the controller's Disconnection Complete.
+    var disconnectDeadlines: [LinkID: HostTime] = [:]
+    var operations: [OperationID: CheckedContinuation<GATTResult, any Error>] = [:]
+    var subscribers: [LinkID: [UInt16: [AsyncStream<[UInt8]>.Continuation]]] = [:]
+    var linkEvents: [UInt64: AsyncStream<LinkEvent>.Continuation] = [:]
+    var warnings: [HostWarning] = []
+    var closed = false
+
+    /// Link-level happenings for applications that follow links (the CLI's `subscribe`).
+    enum LinkEvent: Sendable {
+        case state(LinkID, LinkState)
+        case disconnected(LinkID, HCIStatus, willReconnect: Bool)
+    }
+
+    func attach(_ driver: HostDriver, at now: HostTime) {
+        self.driver = driver
+    }
+
+    func hostEvent(_ event: HostEvent, at now: HostTime) {
+        switch event {
+        case .controllerReady(let i):
+            info = i
+            ready?.resume(returning: i)
+            ready = nil
+        case .controllerFailed(let e):
+            if let r = ready {
+                ready = nil
+                r.resume(throwing: CentralError.host(e))
+            }
+        case .advertisement(let r):
+            guard !scans.isEmpty else { return }
+            let a = Advertisement(r)
+            for c in scans.values { c.yield(a) }
+        case .connected(let link, let info):
+            connections[link] = info
+        case .linkState(let link, let state):
+            for c in linkEvents.values { c.yield(.state(link, state)) }
+            if state == .ready, let c = connects.removeValue(forKey: link), let info = connections[link] {
+                c.resume(returning: info)
+            }
+        case .connectFailed(let link, let error, let willRetry):
+            if !willRetry, let c = connects.removeValue(forKey: link) { c.resume(throwing: CentralError.host(error)) }
+        case .disconnected(let link, let reason, let willReconnect):
+            for c in linkEvents.values { c.yield(.disconnected(link, reason, willReconnect: willReconnect)) }
+            if let c = connects[link], !willReconnect {
+                connects[link] = nil
+                c.resume(throwing: CentralError.host(.disconnected(reason)))
+            }
+            if !willReconnect {
+                connections[link] = nil
+                for c in disconnects.removeValue(forKey: link) ?? [] { c.resume() }
+                disconnectDeadlines[link] = nil
+                for list in (subscribers.removeValue(forKey: link) ?? [:]).values { for c in list { c.finish() } }
+            }
+        case .operationCompleted(let id, let result):
+            guard let c = operations.removeValue(forKey: id) else { return }
+            switch result {
+            case .success(let r): c.resume(returning: r)
+            case .failure(let e): c.resume(throwing: CentralError.host(e))
+            }
+        case .notification(let link, let handle, let value), .indication(let link, let handle, let value):
+            guard let list = subscribers[link]?[handle] else { return }
+            let copy = Array(value)
+            for c in list { c.yield(copy) }
+        case .warning(let w):
+            if warnings.count < 1000 { warnings.append(w) }
+        default:
+            break
+        }
+    }
+
+    var nextDeadline: HostTime? { disconnectDeadlines.values.min() }
+
+    func deadlineReached(at now: HostTime) {
+        for (link, deadline) in disconnectDeadlines where deadline <= now {
+            disconnectDeadlines[link] = nil
+            for c in disconnects.removeValue(forKey: link) ?? [] { c.resume() }
+        }
+    }
+
+    func transportClosed(_ error: TransportError) {
+        closed = true
+        let e = CentralError.adapter(error.description)
+        ready?.resume(throwing: e)
+        ready = nil
+        for c in connects.values { c.resume(throwing: e) }
+        connects = [:]
+        for c in operations.values { c.resume(throwing: e) }
+        operations = [:]
+        for list in disconnects.values { for c in list { c.resume() } }
+        disconnects = [:]
+        for c in scans.values { c.finish() }
+        scans = [:]
+        for per in subscribers.values { for list in per.values { for c in list { c.finish() } } }
+        subscribers = [:]
+        for c in linkEvents.values { c.finish() }
+        linkEvents = [:]
+    }
+
+    func shutdownRequested(at now: HostTime) -> Bool { true }
+}

@@ -1,0 +1,81 @@
+import HostCore
+import Wire
+
+/// One connected peer, seen from async code.
+public struct Peripheral: Sendable {
+    public let central: Central
+    public let link: LinkID
+    public let connection: ConnectionInfo?
+
+    init(central: Central, link: LinkID, connection: ConnectionInfo?) {
+        self.central = central
+        self.link = link
+        self.connection = connection
+    }
+
+    /// Runs one GATT operation on the link and returns its result.
+    public func perform(_ operation: GATTOperation) async throws -> GATTResult {
+        let link = self.link
+        return try await withCheckedThrowingContinuation { c in
+            let ok = central.onLoop { driver, bridge in
+                let id = driver.host.perform(operation, on: link, at: MonotonicClock.now())
+                bridge.operations[id] = c
+            }
+            if !ok { c.resume(throwing: CentralError.closed) }
+        }
+    }
+
+    public func discover() async throws -> GATTDatabase {
+        guard case .database(let db) = try await perform(.discoverAll) else {
+            throw CentralError.host(.protocolViolation("discovery returned no database"))
+        }
+        return db
+    }
+
+    public func read(handle: UInt16) async throws -> [UInt8] {
+        switch try await perform(.readLong(handle: handle)) {
+        case .value(let v): return v
+        default: throw CentralError.host(.protocolViolation("read returned no value"))
+        }
+    }
+
+    public func write(handle: UInt16, value: [UInt8], withResponse: Bool = true) async throws {
+        if withResponse {
+            _ = try await perform(value.count > 20 ? .writeLong(handle: handle, value: value) : .write(handle: handle, value: value))
+        } else {
+            _ = try await perform(.writeWithoutResponse(handle: handle, value: value))
+        }
+    }
+
+    /// Values of one characteristic as they arrive (notifications and indications); writes its
+    /// CCCD first. The stream ends when the link goes away for good.
+    public func subscribe(valueHandle: UInt16, mode: SubscriptionMode = .automatic) async throws -> AsyncStream<[UInt8]> {
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(65536))
+        let link = self.link
+        let ok = central.onLoop { _, bridge in
+            bridge.subscribers[link, default: [:]][valueHandle, default: []].append(continuation)
+        }
+        if !ok { throw CentralError.closed }
+        _ = try await perform(.setNotifications(valueHandle: valueHandle, mode: mode))
+        return stream
+    }
+
+    /// Sends Disconnect and waits for Disconnection Complete (or `timeout`).
+    public func disconnect(timeout: UInt64 = HostDuration.seconds(3)) async {
+        let link = self.link
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ok = central.onLoop { driver, bridge in
+                guard bridge.connections[link] != nil || bridge.connects[link] != nil else {
+                    driver.host.disconnect(link, at: MonotonicClock.now())
+                    c.resume()
+                    return
+                }
+                let now = MonotonicClock.now()
+                bridge.disconnects[link, default: []].append(c)
+                bridge.disconnectDeadlines[link] = now &+ timeout
+                driver.host.disconnect(link, at: now)
+            }
+            if !ok { c.resume() }
+        }
+    }
+}
