@@ -148,4 +148,35 @@ import Wire
         // No retry loop.
         #expect(fake.opcodes == [.leSetScanParameters, .leSetScanEnable])
     }
+
+    @Test func scanComesBackAfterAHardwareError() {
+        let (host, fake) = readyHost()
+        host.startScan(at: 0)
+        fake.run()
+        fake.clearRecord()
+        fake.hardwareError(0x07)
+        #expect(fake.scanningEvents == [false])
+        #expect(!host.isScanning)
+        fake.run()
+        #expect(host.isReady)
+        #expect(Array(fake.opcodes.suffix(2)) == [.leSetExtendedScanParameters, .leSetExtendedScanEnable])
+        #expect(fake.scanningEvents == [false, true])
+    }
+
+    @Test func extendedScanPausesWithExtendedCommandsAroundAConnection() {
+        let (host, fake) = readyHost(controller: { $0.disallowCreateWhileScanning = true })
+        host.startScan(at: 0)
+        fake.run()
+        fake.clearRecord()
+        let link = host.connect(to: peer(4), at: 0)
+        fake.run()
+        // Never a legacy command once the extended ones are in use (Vol 4, Part E, §3.1.1).
+        #expect(fake.opcodes == [.leExtendedCreateConnection, .leSetExtendedScanEnable, .leExtendedCreateConnection])
+        fake.connectionComplete(peer: peer(4), handle: 0x0010)
+        fake.run()
+        #expect(Array(fake.opcodes.suffix(2)) == [.leSetExtendedScanParameters, .leSetExtendedScanEnable])
+        #expect(host.state(of: link) == .connected)
+        #expect(host.isScanning)
+        #expect(fake.violations.isEmpty)
+    }
 }

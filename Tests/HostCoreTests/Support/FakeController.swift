@@ -65,6 +65,8 @@ final class FakeController: HostSink {
     private(set) var aclInFlight: [UInt16: Int] = [:]
     private(set) var maxACLInFlight = 0
     private var creditsLeft = 1
+    /// Off: ACL packets are only counted, not copied into the record (allocation measurements).
+    var recordsACL = true
 
     var aclInFlightTotal: Int { aclInFlight.values.reduce(0, +) }
     var opcodes: [HCIOpcode] { commands.map(\.opcode) }
@@ -85,6 +87,12 @@ final class FakeController: HostSink {
     // MARK: HostSink
 
     func send(_ packet: HCIPacket) {
+        if !recordsACL, packet.type == .acl {
+            let handle = packet.bytes.count >= 2
+                ? UInt16(packet.bytes[packet.bytes.startIndex]) | UInt16(packet.bytes[packet.bytes.startIndex + 1] & 0x0F) << 8 : 0
+            aclInFlight[handle, default: 0] += 1
+            return
+        }
         let copy = HCIPacket(type: packet.type, bytes: Array(packet.bytes))
         sent.append(copy)
         switch packet.type {
@@ -142,6 +150,22 @@ final class FakeController: HostSink {
         if case .commandComplete(let e) = event { creditsLeft = Int(e.numHCICommandPackets) }
         if case .commandStatus(let e) = event { creditsLeft = Int(e.numHCICommandPackets) }
         host?.receive(HCIPacket(type: .event, bytes: event.encoded), at: now)
+        checkInvariants()
+    }
+
+    /// The rules the host keeps whatever happens (Docs/host-core.md): ACL credits within
+    /// 0…capacity, command credits never negative, at most one LE Create Connection pending.
+    func checkInvariants() {
+        guard let host else { return }
+        if host.aclCreditsInUse < 0 || host.aclCreditsInUse > host.aclCreditCapacity {
+            violations.append("ACL credits in use \(host.aclCreditsInUse) outside 0…\(host.aclCreditCapacity)")
+        }
+        if host.commandCredits < 0 { violations.append("command credits \(host.commandCredits)") }
+        if let pending = host.pendingConnection, host.state(of: pending) != .initiating {
+            violations.append("pending connection \(pending) is \(String(describing: host.state(of: pending)))")
+        }
+        let initiating = host.links.filter { $0.state == .initiating }.count
+        if initiating > 1 { violations.append("\(initiating) links initiating at once") }
     }
 
     func complete(_ opcode: HCIOpcode, _ parameters: [UInt8]) {
@@ -312,6 +336,7 @@ final class FakeController: HostSink {
     func acl(handle: UInt16, boundary: ACLPacketBoundary = .firstFlushable, _ data: [UInt8]) {
         let packet = ACLPacket(handle: handle, packetBoundary: boundary, data: data[...])
         host?.receive(packet.hciPacket, at: now)
+        checkInvariants()
     }
 
     /// One L2CAP frame from a peer in a single ACL packet.
