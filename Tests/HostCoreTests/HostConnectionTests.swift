@@ -358,4 +358,24 @@ import Wire
         #expect(host.state(of: link) == .disconnected)
         #expect(host.pendingConnection == nil)
     }
+
+    @Test func commandsQueuedForAGoneLinkAreDropped() {
+        let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
+        let link = connectLink(host, fake, peer(1), handle: 0x0001)
+        // The controller takes no command for now (Num_HCI_Command_Packets 0).
+        fake.grantCredits(0)
+        host.disconnect(link, at: 0)
+        fake.l2cap(handle: 0x0001, channel: 5,
+                   HostSignalingTests.parameterUpdateRequest(id: 1, min: 24, max: 40, latency: 0, timeout: 400))
+        fake.clearRecord()
+        #expect(host.commandCredits == 0)
+        // The peer goes first; the handle may now be given to another connection.
+        fake.disconnectionComplete(handle: 0x0001, reason: .remoteUserTerminatedConnection)
+        fake.grantCredits(1)
+        fake.run()
+        #expect(fake.count(.disconnect) == 0)
+        #expect(fake.count(.leConnectionUpdate) == 0)
+        #expect(fake.disconnections.map(\.2) == [false])
+        #expect(host.state(of: link) == .disconnected)
+    }
 }
