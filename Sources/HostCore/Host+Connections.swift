@@ -178,6 +178,17 @@ extension Host {
         }
 
         let handle = e.connectionHandle
+        guard linksByHandle[handle] == nil else {
+            // A controller fault; disconnecting the handle would take down the link that has it.
+            warn("LE Connection Complete for handle \(Hex.number(handle, width: 4)), which is already connected, ignored")
+            return
+        }
+        guard e.role == .central else {
+            // This host never advertises: nobody should have connected to it.
+            warn("connection \(Hex.number(handle, width: 4)) from \(e.peer) as peripheral; disconnecting it")
+            dropStray(handle)
+            return
+        }
         var link: Link?
         var userGaveUp = false
         if let attempt = initiator.pending, attempt.peer.address == e.peerAddress {
@@ -195,10 +206,9 @@ extension Host {
             l.reconnectAt = nil
             link = l
         }
-        guard let link, e.role == .central, linksByHandle[handle] == nil else {
-            warn("unexpected connection \(Hex.number(handle, width: 4)) with \(e.peer) (role \(e.role.rawValue)); disconnecting it")
+        guard let link else {
+            warn("unexpected connection \(Hex.number(handle, width: 4)) with \(e.peer); disconnecting it")
             dropStray(handle)
-            pumpInitiator(at: now)
             return
         }
         if userGaveUp {

@@ -378,4 +378,74 @@ import Wire
         #expect(fake.disconnections.map(\.2) == [false])
         #expect(host.state(of: link) == .disconnected)
     }
+
+    @Test func cancelBeforeTheCommandStatusIsSentOnceItArrives() {
+        let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
+        let link = host.connect(to: peer(1), at: 0)
+        // The create is out, its Command Status not yet in.
+        #expect(fake.unanswered.map(\.opcode) == [.leCreateConnection])
+        host.cancelConnect(link, at: 0)
+        #expect(fake.count(.leCreateConnectionCancel) == 0)
+        fake.run()
+        #expect(fake.opcodes == [.leCreateConnection, .leCreateConnectionCancel])
+        #expect(fake.disconnections.map(\.1) == [.operationCancelledByHost])
+        #expect(host.state(of: link) == .disconnected)
+        #expect(host.pendingConnection == nil)
+    }
+
+    @Test func cancelOfACreateNotYetSentNeedsNoController() {
+        let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
+        fake.grantCredits(0)
+        let link = host.connect(to: peer(1), at: 0)
+        #expect(host.state(of: link) == .initiating)
+        host.cancelConnect(link, at: 0)
+        #expect(host.state(of: link) == .disconnected)
+        fake.grantCredits(1)
+        fake.run()
+        #expect(fake.commands.isEmpty)
+    }
+
+    @Test func connectionAsPeripheralIsDisconnected() throws {
+        let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
+        let link = host.connect(to: peer(1), at: 0)
+        fake.run()
+        fake.connectionComplete(peer: peer(5), handle: 0x0020, role: .peripheral)
+        fake.run()
+        #expect(try #require(fake.commands(Disconnect.self).first).connectionHandle == 0x0020)
+        #expect(fake.hasWarning(containing: "as peripheral"))
+        // The attempt goes on.
+        #expect(host.pendingConnection == link)
+    }
+
+    @Test func duplicateHandleIsIgnored() {
+        let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
+        let a = connectLink(host, fake, peer(1), handle: 0x0001)
+        let b = host.connect(to: peer(2), at: 0)
+        fake.run()
+        fake.clearRecord()
+        fake.connectionComplete(peer: peer(2), handle: 0x0001)
+        fake.run()
+        #expect(fake.count(.disconnect) == 0)
+        #expect(fake.hasWarning(containing: "already connected"))
+        #expect(host.state(of: a) == .connected)
+        #expect(host.state(of: b) == .initiating)
+    }
+
+    @Test func lateConnectionAfterTheCancelGuardIsAdopted() {
+        let (host, fake) = readyHost({ $0.createConnectionCancelTimeout = HostDuration.seconds(1) },
+                                     controller: {
+                                         $0.leFeatures = []
+                                         $0.cancelProducesConnectionComplete = false
+                                     })
+        let link = host.connect(to: peer(1), plan: Self.policy(), at: 0)
+        fake.run()
+        host.advanceTime(to: HostDuration.seconds(10))
+        fake.run()
+        host.advanceTime(to: HostDuration.seconds(11))
+        #expect(host.state(of: link) == .waitingToReconnect)
+        fake.connectionComplete(peer: peer(1), handle: 0x0002)
+        #expect(host.state(of: link) == .connected)
+        #expect(host.status(of: link)?.reconnectAt == nil)
+        #expect(host.nextDeadline == nil)
+    }
 }
