@@ -1,0 +1,63 @@
+import Wire
+
+extension Host {
+    /// Inbound data: ACL packet → the link's reassembly → by channel to the GATT session
+    /// (ATT), the LE signaling answers or the Security Manager answer. A notification that
+    /// arrives in one ACL packet reaches `GATTSession.receive` as a slice of that packet,
+    /// with no allocation on the way.
+    func handleACL(_ bytes: ArraySlice<UInt8>, at now: HostTime) {
+        let packet: ACLPacket
+        do {
+            packet = try ACLPacket.decode(bytes)
+        } catch {
+            warn("malformed ACL packet dropped: \(error)", bytes)
+            return
+        }
+        guard let link = linksByHandle[packet.handle] else {
+            warn("ACL data for handle \(Hex.number(packet.handle, width: 4)), which has no connection, dropped", bytes)
+            return
+        }
+        let output = link.reassembler.feed(packet)
+        if let issue = output.abandoned { warn("L2CAP reassembly: \(issue)") }
+        if let issue = output.issue { warn("L2CAP reassembly: \(issue)", bytes) }
+        guard let frame = output.frame else { return }
+        switch frame.channelID {
+        case .att:
+            if let observer = attObserver { observer(link.id, frame.payload) }
+            link.session?.receive(frame.payload, at: now)
+        case .leSignaling:
+            signaling(frame.payload, on: link, at: now)
+        case .securityManager:
+            securityManager(frame.payload, on: link)
+        default:
+            warn("L2CAP frame on channel \(frame.channelID) of \(link.id), which the host does not use, dropped",
+                 frame.payload)
+        }
+    }
+
+    private func signaling(_ payload: ArraySlice<UInt8>, on link: Link, at now: HostTime) {
+        guard let handle = link.handle else { return }
+        let reply = LESignalingResponder.answer(payload)
+        if let w = reply.warning { sink.deliver(.warning(w)) }
+        if let response = reply.response {
+            acl.enqueue(handle: handle, channel: .leSignaling, payload: response.encoded[...])
+            // §4.20: the response first, then the update procedure.
+            pumpACL()
+        }
+        if let p = reply.connectionUpdate {
+            send(LEConnectionUpdate(connectionHandle: handle, connectionIntervalMin: p.intervalMin,
+                                    connectionIntervalMax: p.intervalMax, maxLatency: p.peripheralLatency,
+                                    supervisionTimeout: p.timeoutMultiplier),
+                 purpose: .connectionUpdate(link.id))
+        }
+    }
+
+    private func securityManager(_ payload: ArraySlice<UInt8>, on link: Link) {
+        guard let handle = link.handle else { return }
+        let (response, warning) = SecurityManagerResponder.answer(payload)
+        if let w = warning { sink.deliver(.warning(w)) }
+        if let r = response {
+            acl.enqueue(handle: handle, channel: .securityManager, payload: r[...])
+        }
+    }
+}

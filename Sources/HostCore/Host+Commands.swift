@@ -1,0 +1,182 @@
+import Wire
+
+extension Host {
+    /// Queues a command; `flush` sends it when a command credit allows.
+    func send<C: HCICommand>(_ command: C, purpose: CommandPurpose) {
+        commands.enqueue(PendingCommand(opcode: C.opcode, packet: command.packet,
+                                        completesWithStatus: C.completesWithStatus, purpose: purpose,
+                                        timeout: configuration.commandTimeout))
+    }
+
+    // MARK: Answers
+
+    func commandCompleteReceived(_ e: CommandCompleteEvent, at now: HostTime) {
+        commands.grant(e.numHCICommandPackets)
+        guard e.commandOpcode.rawValue != 0 else { return }  // NOP: credits only
+        guard let command = commands.answered(opcode: e.commandOpcode) else {
+            warn("Command Complete for \(e.commandOpcode.name), which is not pending", e.returnParameters)
+            return
+        }
+        commandAnswered(CommandAnswer(command: command, status: e.leadingStatus ?? .success,
+                                      returnParameters: e.returnParameters, isCommandStatus: false), at: now)
+    }
+
+    func commandStatusReceived(_ e: CommandStatusEvent, at now: HostTime) {
+        commands.grant(e.numHCICommandPackets)
+        guard e.commandOpcode.rawValue != 0 else { return }
+        guard let command = commands.answered(opcode: e.commandOpcode) else {
+            warn("Command Status \(e.status) for \(e.commandOpcode.name), which is not pending")
+            return
+        }
+        commandAnswered(CommandAnswer(command: command, status: e.status, returnParameters: [],
+                                      isCommandStatus: true), at: now)
+    }
+
+    /// Routes an answer to the part that sent the command. For commands that complete with an
+    /// event of their own, a successful Command Status only says the controller started.
+    func commandAnswered(_ answer: CommandAnswer, at now: HostTime) {
+        let status = answer.status
+        switch answer.command.purpose {
+        case let .bringUp(step):
+            bringUpAnswered(step: step, answer: answer, at: now)
+        case .scanParameters:
+            scanParametersAnswered(status: status, opcode: answer.command.opcode, at: now)
+        case let .scanEnable(on):
+            scanEnableAnswered(on: on, status: status, opcode: answer.command.opcode, at: now)
+        case let .createConnection(link):
+            createConnectionAnswered(link: link, status: status, opcode: answer.command.opcode, at: now)
+        case .createConnectionCancel:
+            // 0x0C means no create was pending any more: its LE Connection Complete is on the
+            // way (or came already); the cancel guard covers a controller that never sends it.
+            if !status.isSuccess && status != .commandDisallowed {
+                warn("LE Create Connection Cancel failed: \(status)")
+            }
+        case let .disconnect(id):
+            if !status.isSuccess {
+                warn("Disconnect of \(id) failed: \(status)")
+                if status == .unknownConnectionIdentifier, let link = linksByID[id], link.handle != nil {
+                    // The controller no longer knows the handle: the link is gone.
+                    linkDown(link, reason: status, at: now, requeueAtOnce: false)
+                }
+            }
+        case let .disconnectStray(handle):
+            if !status.isSuccess {
+                strayHandles.remove(handle)
+                if status != .unknownConnectionIdentifier {
+                    warn("Disconnect of unwanted connection \(Hex.number(handle, width: 4)) failed: \(status)")
+                }
+            }
+        case let .connectionUpdate(id):
+            if !status.isSuccess { warn("LE Connection Update on \(id) failed: \(status)") }
+        }
+    }
+
+    func commandTimedOut(_ command: PendingCommand, at now: HostTime) {
+        let error = HostError.commandTimeout(command.opcode)
+        switch command.purpose {
+        case .bringUp:
+            guard case .bringingUp = phase else { return }
+            phase = .failed
+            sink.deliver(.controllerFailed(error))
+        case .scanParameters, .scanEnable:
+            let wasScanning = scanner.isScanning
+            scanner.abandon()
+            warn(error.description)
+            if wasScanning { sink.deliver(.scanning(false)) }
+            pumpInitiator(at: now)
+        case let .createConnection(id):
+            guard let attempt = initiator.pending, attempt.link == id else { return }
+            initiator.pending = nil
+            if let link = linksByID[id] {
+                if attempt.cancelOnStatus == .user {
+                    userCancelled(link)
+                } else {
+                    attemptFailed(link, error: error, at: now)
+                }
+            }
+            pumpInitiator(at: now)
+        case .createConnectionCancel, .disconnect, .disconnectStray, .connectionUpdate:
+            warn(error.description)
+        }
+    }
+
+    // MARK: Bring-up
+
+    func beginBringUp(at now: HostTime) {
+        commands.reset()
+        acl.reset(capacity: 0, dataLength: 27)
+        scanner.controllerReset()
+        initiator.controllerReset()
+        strayHandles.removeAll()
+        controllerInfo = nil
+        bringUp = ControllerBringUp(configuration: configuration)
+        sendBringUp(ControllerBringUp.firstStep)
+    }
+
+    private func sendBringUp(_ step: BringUpStep) {
+        phase = .bringingUp(step)
+        commands.enqueue(PendingCommand(opcode: ControllerBringUp.opcode(of: step), packet: bringUp.packet(for: step),
+                                        completesWithStatus: false, purpose: .bringUp(step),
+                                        timeout: step == .reset ? configuration.resetTimeout : configuration.commandTimeout))
+    }
+
+    private func bringUpAnswered(step: BringUpStep, answer: CommandAnswer, at now: HostTime) {
+        guard phase == .bringingUp(step) else {
+            warn("answer to bring-up command \(answer.command.opcode.name) out of turn, ignored")
+            return
+        }
+        let (outcome, warning) = bringUp.handle(step: step, status: answer.status,
+                                                returnParameters: answer.returnParameters)
+        if let w = warning { sink.deliver(.warning(w)) }
+        switch outcome {
+        case let .next(next):
+            sendBringUp(next)
+        case let .ready(info):
+            controllerInfo = info
+            phase = .ready
+            acl.reset(capacity: info.aclPacketCount, dataLength: info.aclDataLength)
+            sink.deliver(.controllerReady(info))
+            reconcileScanner(at: now)
+            pumpInitiator(at: now)
+        case let .failed(error):
+            phase = .failed
+            sink.deliver(.controllerFailed(error))
+        }
+    }
+
+    // MARK: Controller loss
+
+    /// The controller lost everything (Hardware Error, or a restart): every connection is
+    /// down, the pending create is gone. Links whose plan has a reconnect policy go back to
+    /// the queue at once (no backoff: the peer did nothing wrong).
+    func controllerLost(reason: HCIStatus, error: HostError, at now: HostTime) {
+        if let attempt = initiator.pending, let link = linksByID[attempt.link] {
+            initiator.pending = nil
+            if attempt.cancelOnStatus == .user || attempt.phase == .cancelling(.user) || link.closing {
+                userCancelled(link)
+            } else {
+                let willRetry = link.mayRetry
+                sink.deliver(.connectFailed(link.id, error, willRetry: willRetry))
+                if willRetry {
+                    setState(link, .queued)
+                    initiator.enqueue(link.id, atFront: true)
+                } else {
+                    setState(link, .disconnected)
+                }
+            }
+        }
+        for link in linkList where link.handle != nil {
+            linkDown(link, reason: reason, at: now, requeueAtOnce: true)
+        }
+        if scanner.isScanning { sink.deliver(.scanning(false)) }
+        scanner.controllerReset()
+        initiator.controllerReset()
+    }
+
+    func hardwareError(code: UInt8, at now: HostTime) {
+        let error = HostError.controller("Hardware Error event, code \(Hex.number(code, width: 2)); resetting the controller")
+        sink.deliver(.controllerFailed(error))
+        controllerLost(reason: .hardwareFailure, error: error, at: now)
+        beginBringUp(at: now)
+    }
+}

@@ -1,0 +1,355 @@
+import Wire
+
+extension Host {
+    // MARK: The initiator
+
+    /// Starts the next queued connection when the controller is free for it: ready, no LE
+    /// Create Connection pending, and scanning paused first when the controller cannot scan
+    /// and initiate at once. With nothing left to connect, a paused scan resumes.
+    func pumpInitiator(at now: HostTime) {
+        guard phase == .ready, initiator.pending == nil else { return }
+        guard !initiator.queue.isEmpty else {
+            if scanner.suspended {
+                scanner.suspended = false
+                reconcileScanner(at: now)
+            }
+            return
+        }
+        if scanMustPause {
+            if !scanner.suspended {
+                scanner.suspended = true
+                reconcileScanner(at: now)
+            }
+            // The create goes out once the scan disable has been answered.
+            guard scanner.isQuiet else { return }
+        }
+        guard let id = initiator.popNext(), let link = linksByID[id] else { return }
+        initiator.pending = Initiator.Attempt(link: id, peer: link.peer, phase: .awaitingStatus, deadline: nil,
+                                              cancelOnStatus: nil)
+        setState(link, .initiating)
+        sendCreateConnection(to: link.peer, link: id)
+    }
+
+    /// Whether scanning has to stop while LE Create Connection is pending: the controller
+    /// said Command Disallowed once, or its LE Supported States (Vol 4, Part E, §7.8.27)
+    /// lack "scanning + initiating" for the scan type in use.
+    private var scanMustPause: Bool {
+        let scanBusy = !scanner.isQuiet || (scanner.wanted != nil && !scanner.suspended)
+        guard scanBusy else { return false }
+        if initiator.scanConflictLearned { return true }
+        guard let info = controllerInfo, info.leStates != 0 else { return false }
+        let states = LESupportedStates(rawValue: info.leStates)
+        let active = (scanner.current ?? scanner.wanted)?.active ?? true
+        return !states.contains(active ? .activeScanningAndInitiating : .passiveScanningAndInitiating)
+    }
+
+    var ownAddressType: LEOwnAddressType {
+        (controllerInfo?.ownAddress.type.isRandom ?? false) ? .randomDevice : .publicDevice
+    }
+
+    /// Legacy or extended commands, decided by the first scan or connection after a reset
+    /// (a controller may refuse a mix, Vol 4, Part E, §3.1.1).
+    func usesExtendedCommands(preferred: Bool) -> Bool {
+        if let decided = initiator.usesExtendedCommands { return decided }
+        let extended = preferred && controllerHasExtendedCommands
+        initiator.usesExtendedCommands = extended
+        return extended
+    }
+
+    private var controllerHasExtendedCommands: Bool {
+        guard let info = controllerInfo, info.supportsExtendedAdvertising else { return false }
+        guard info.supportedCommands.count >= HCISupportedCommands.length else { return true }
+        let bitmap = HCISupportedCommands(octets: info.supportedCommands)
+        return bitmap.supports(HCIOpcode.leSetExtendedScanParameters) == true
+            && bitmap.supports(HCIOpcode.leSetExtendedScanEnable) == true
+            && bitmap.supports(HCIOpcode.leExtendedCreateConnection) == true
+    }
+
+    private func sendCreateConnection(to peer: DeviceAddress, link id: LinkID) {
+        let p = configuration.connectionParameters
+        if usesExtendedCommands(preferred: configuration.scan.preferExtended) {
+            let phy = LEExtendedCreateConnection.PHYParameters(
+                phy: .le1M, scanInterval: configuration.initiatorScanInterval,
+                scanWindow: configuration.initiatorScanWindow,
+                connectionIntervalMin: p.intervalMin, connectionIntervalMax: p.intervalMax, maxLatency: p.latency,
+                supervisionTimeout: p.supervisionTimeout, minCELength: p.minCELength, maxCELength: p.maxCELength)
+            send(LEExtendedCreateConnection(initiatorFilterPolicy: .peerAddress, ownAddressType: ownAddressType,
+                                            peerAddressType: peer.type, peerAddress: peer.address, phys: [phy]),
+                 purpose: .createConnection(id))
+        } else {
+            send(LECreateConnection(scanInterval: configuration.initiatorScanInterval,
+                                    scanWindow: configuration.initiatorScanWindow,
+                                    initiatorFilterPolicy: .peerAddress, peerAddressType: peer.type,
+                                    peerAddress: peer.address, ownAddressType: ownAddressType,
+                                    connectionIntervalMin: p.intervalMin, connectionIntervalMax: p.intervalMax,
+                                    maxLatency: p.latency, supervisionTimeout: p.supervisionTimeout,
+                                    minCELength: p.minCELength, maxCELength: p.maxCELength),
+                 purpose: .createConnection(id))
+        }
+    }
+
+    private func sendCancel(_ attempt: inout Initiator.Attempt, reason: Initiator.CancelReason, at now: HostTime) {
+        attempt.phase = .cancelling(reason)
+        attempt.deadline = now &+ configuration.createConnectionCancelTimeout
+        send(LECreateConnectionCancel(), purpose: .createConnectionCancel)
+    }
+
+    /// Command Status of LE (Extended) Create Connection.
+    func createConnectionAnswered(link id: LinkID, status: HCIStatus, opcode: HCIOpcode, at now: HostTime) {
+        guard var attempt = initiator.pending, attempt.link == id, attempt.phase == .awaitingStatus else {
+            warn("Command Status \(status) for \(opcode.name) of \(id), which is not the pending attempt")
+            return
+        }
+        if status.isSuccess {
+            if let reason = attempt.cancelOnStatus {
+                sendCancel(&attempt, reason: reason, at: now)
+            } else {
+                attempt.phase = .awaitingComplete
+                let timeout = linksByID[id]?.plan.connectTimeout ?? LinkPlan().connectTimeout
+                attempt.deadline = now &+ timeout
+            }
+            initiator.pending = attempt
+            return
+        }
+        initiator.pending = nil
+        guard let link = linksByID[id] else { return }
+        if attempt.cancelOnStatus == .user {
+            userCancelled(link)
+        } else if status == .commandDisallowed, !scanner.isQuiet, !initiator.scanConflictLearned {
+            // This controller cannot initiate while scanning: pause the scan and try again.
+            initiator.scanConflictLearned = true
+            setState(link, .queued)
+            initiator.enqueue(id, atFront: true)
+        } else {
+            attemptFailed(link, error: .commandFailed(opcode, status), at: now)
+        }
+        pumpInitiator(at: now)
+    }
+
+    /// Connect timeout (→ LE Create Connection Cancel) and the cancel guard (a controller that
+    /// never reports the cancelled attempt).
+    func initiatorTimer(at now: HostTime) {
+        guard var attempt = initiator.pending, let deadline = attempt.deadline, deadline <= now else { return }
+        switch attempt.phase {
+        case .awaitingComplete:
+            sendCancel(&attempt, reason: .timeout, at: now)
+            initiator.pending = attempt
+        case let .cancelling(reason):
+            initiator.pending = nil
+            warn("no LE Connection Complete after LE Create Connection Cancel for \(attempt.peer); taking the attempt as ended")
+            if let link = linksByID[attempt.link] {
+                switch reason {
+                case .timeout: attemptFailed(link, error: .connectTimeout(attempt.peer), at: now)
+                case .user: userCancelled(link)
+                }
+            }
+            pumpInitiator(at: now)
+        case .awaitingStatus:
+            attempt.deadline = nil
+            initiator.pending = attempt
+        }
+    }
+
+    /// LE Connection Complete, or either Enhanced version (the controller picks; Bumble sends
+    /// the legacy one even after LE Extended Create Connection).
+    func connectionComplete(_ e: LEConnectionCompleteEvent, at now: HostTime) {
+        if !e.status.isSuccess {
+            guard let attempt = initiator.pending else {
+                warn("LE Connection Complete with status \(e.status) and no connection pending")
+                return
+            }
+            initiator.pending = nil
+            if let link = linksByID[attempt.link] {
+                switch attempt.phase {
+                case .cancelling(.user):
+                    userCancelled(link)
+                case .cancelling(.timeout) where e.status == .unknownConnectionIdentifier:
+                    attemptFailed(link, error: .connectTimeout(attempt.peer), at: now)
+                default:
+                    if attempt.cancelOnStatus == .user {
+                        userCancelled(link)
+                    } else {
+                        attemptFailed(link, error: .connectionFailed(e.status), at: now)
+                    }
+                }
+            }
+            pumpInitiator(at: now)
+            return
+        }
+
+        let handle = e.connectionHandle
+        guard linksByHandle[handle] == nil else {
+            // A controller fault; disconnecting the handle would take down the link that has it.
+            warn("LE Connection Complete for handle \(Hex.number(handle, width: 4)), which is already connected, ignored")
+            return
+        }
+        guard e.role == .central else {
+            // This host never advertises: nobody should have connected to it.
+            warn("connection \(Hex.number(handle, width: 4)) from \(e.peer) as peripheral; disconnecting it")
+            dropStray(handle)
+            return
+        }
+        var link: Link?
+        var userGaveUp = false
+        if let attempt = initiator.pending, attempt.peer.address == e.peerAddress {
+            // Ours; if a cancel raced with the connection, the connection wins (unless the
+            // application itself gave up on it).
+            initiator.pending = nil
+            link = linksByID[attempt.link]
+            userGaveUp = attempt.phase == .cancelling(.user) || attempt.cancelOnStatus == .user
+        } else if let l = linkList.first(where: {
+            $0.peer.address == e.peerAddress && $0.handle == nil
+                && ($0.state == .queued || $0.state == .waitingToReconnect)
+        }) {
+            // An attempt given up by the cancel guard that connected after all.
+            initiator.remove(l.id)
+            l.reconnectAt = nil
+            link = l
+        }
+        guard let link else {
+            warn("unexpected connection \(Hex.number(handle, width: 4)) with \(e.peer); disconnecting it")
+            dropStray(handle)
+            return
+        }
+        if userGaveUp {
+            dropStray(handle)
+            userCancelled(link)
+            pumpInitiator(at: now)
+            return
+        }
+        linkUp(link, info: ConnectionInfo(handle: handle, peer: e.peer, interval: e.connectionInterval,
+                                          latency: e.peripheralLatency, supervisionTimeout: e.supervisionTimeout),
+               at: now)
+        pumpInitiator(at: now)
+    }
+
+    private func dropStray(_ handle: UInt16) {
+        strayHandles.insert(handle)
+        send(Disconnect(connectionHandle: handle, reason: .remoteUserTerminatedConnection),
+             purpose: .disconnectStray(handle: handle))
+    }
+
+    // MARK: Link life
+
+    private func linkUp(_ link: Link, info: ConnectionInfo, at now: HostTime) {
+        link.handle = info.handle
+        link.connection = info
+        link.reconnectAt = nil
+        linksByHandle[info.handle] = link
+        acl.open(info.handle)
+        link.reassembler.resetAll()
+        setState(link, .connected)
+        sink.deliver(.connected(link.id, info))
+        let session = GATTSession(link: link.id, plan: link.plan, output: self)
+        link.session = session
+        session.linkUp(at: now)
+    }
+
+    /// The connection is gone (Disconnection Complete, or the controller lost it): the GATT
+    /// session fails what is pending, the link's ACL credits come back, its queued packets
+    /// and commands are dropped (the handle may be reused), and the plan decides whether it
+    /// reconnects.
+    func linkDown(_ link: Link, reason: HCIStatus, at now: HostTime, requeueAtOnce: Bool) {
+        guard let handle = link.handle else { return }
+        linksByHandle[handle] = nil
+        acl.close(handle)
+        link.reassembler.resetAll()
+        let id = link.id
+        commands.removeWaiting { $0 == .disconnect(id) || $0 == .connectionUpdate(id) }
+        if let session = link.session {
+            // The next connection starts from what this one learned.
+            if let db = session.database { link.plan.cachedDatabase = db }
+            session.linkDown(reason: reason)
+        }
+        link.session = nil
+        link.handle = nil
+        link.connection = nil
+        let willReconnect = !link.closing && link.mayRetry
+        sink.deliver(.disconnected(id, reason: reason, willReconnect: willReconnect))
+        link.closing = false
+        if !willReconnect {
+            setState(link, .disconnected)
+        } else if requeueAtOnce {
+            requeue(link)
+        } else {
+            scheduleRetry(link, at: now)
+        }
+    }
+
+    /// A failed attempt: `.connectFailed`, then the backoff or the end.
+    func attemptFailed(_ link: Link, error: HostError, at now: HostTime) {
+        let willRetry = !link.closing && link.mayRetry
+        sink.deliver(.connectFailed(link.id, error, willRetry: willRetry))
+        if willRetry {
+            scheduleRetry(link, at: now)
+        } else {
+            link.closing = false
+            setState(link, .disconnected)
+        }
+    }
+
+    /// `.waitingToReconnect` for the policy's delay after this many attempts.
+    private func scheduleRetry(_ link: Link, at now: HostTime) {
+        guard let policy = link.plan.reconnect else {
+            setState(link, .disconnected)
+            return
+        }
+        let delay = policy.delay(afterAttempt: link.attempts)
+        link.attempts += 1
+        link.reconnectAt = now &+ delay
+        setState(link, .waitingToReconnect)
+    }
+
+    func requeue(_ link: Link) {
+        link.reconnectAt = nil
+        setState(link, .queued)
+        initiator.enqueue(link.id)
+    }
+
+    /// The end of a link the application gave up before it connected.
+    func userCancelled(_ link: Link) {
+        initiator.remove(link.id)
+        link.reconnectAt = nil
+        link.closing = false
+        sink.deliver(.disconnected(link.id, reason: .operationCancelledByHost, willReconnect: false))
+        setState(link, .disconnected)
+    }
+
+    func userDisconnect(_ link: Link, at now: HostTime) {
+        switch link.state {
+        case .queued, .waitingToReconnect:
+            userCancelled(link)
+        case .initiating:
+            guard var attempt = initiator.pending, attempt.link == link.id else {
+                userCancelled(link)
+                return
+            }
+            switch attempt.phase {
+            case .awaitingStatus:
+                let id = link.id
+                if !commands.removeWaiting(where: { $0 == .createConnection(id) }).isEmpty {
+                    // Never sent: nothing to cancel at the controller.
+                    initiator.pending = nil
+                    userCancelled(link)
+                    pumpInitiator(at: now)
+                } else {
+                    attempt.cancelOnStatus = .user
+                    initiator.pending = attempt
+                }
+            case .awaitingComplete:
+                sendCancel(&attempt, reason: .user, at: now)
+                initiator.pending = attempt
+            case .cancelling:
+                attempt.phase = .cancelling(.user)
+                initiator.pending = attempt
+            }
+        case .connected, .mtu, .discovering, .subscribing, .ready:
+            guard !link.closing, let handle = link.handle else { return }
+            link.closing = true
+            send(Disconnect(connectionHandle: handle, reason: .remoteUserTerminatedConnection),
+                 purpose: .disconnect(link.id))
+        case .disconnected:
+            break
+        }
+    }
+}

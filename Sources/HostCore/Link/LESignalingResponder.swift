@@ -1,0 +1,75 @@
+import Wire
+
+/// The central's answers on the LE signaling channel (CID 0x0005, Core Spec v5.4 Vol 3,
+/// Part A, §4). The host offers no credit-based channels, so besides the Connection Parameter
+/// Update Request everything asked of it is refused in the way the peer expects, so that no
+/// peer waits 30 s for an answer that never comes (§4 RTX timer).
+enum LESignalingResponder {
+    struct Reply: Sendable {
+        /// The command to send back, if any.
+        var response: LESignalingCommand?
+        /// Parameters accepted from a Connection Parameter Update Request: the host applies
+        /// them with LE Connection Update (Vol 4, Part E, §7.8.18).
+        var connectionUpdate: L2CAPConnectionParameterUpdateRequest?
+        var warning: HostWarning?
+    }
+
+    static func answer(_ payload: ArraySlice<UInt8>) -> Reply {
+        let command: LESignalingCommand
+        do {
+            command = try LESignalingCommand.decode(payload)
+        } catch {
+            return Reply(warning: HostWarning("LE signaling: malformed command dropped: \(error)", bytes: Array(payload)))
+        }
+        switch command {
+        case let .connectionParameterUpdateRequest(id, request):
+            guard id != 0 else { return illegalIdentifier(payload) }
+            // §4.20: the central answers first, then starts the update.
+            if isAcceptable(request) {
+                return Reply(response: .connectionParameterUpdateResponse(identifier: id, result: .accepted),
+                             connectionUpdate: request)
+            }
+            return Reply(response: .connectionParameterUpdateResponse(identifier: id, result: .rejected),
+                         warning: HostWarning("LE signaling: rejected connection parameters outside the allowed ranges (interval \(request.intervalMin)–\(request.intervalMax), latency \(request.peripheralLatency), timeout \(request.timeoutMultiplier))",
+                                              bytes: Array(payload)))
+        case let .leCreditBasedConnectionRequest(id, _):
+            guard id != 0 else { return illegalIdentifier(payload) }
+            // §4.23: every field but Result is 0 on a refusal.
+            return Reply(response: .leCreditBasedConnectionResponse(
+                identifier: id,
+                L2CAPLECreditBasedConnectionResponse(destinationCID: .null, mtu: 0, mps: 0, initialCredits: 0,
+                                                     result: .spsmNotSupported)))
+        case let .disconnectionRequest(id, p):
+            guard id != 0 else { return illegalIdentifier(payload) }
+            // No such channel here (§4.6): Invalid CID in request, with the CIDs as seen from
+            // this side (its destination is the local CID).
+            return Reply(response: .commandReject(
+                identifier: id,
+                .invalidCIDInRequest(localCID: p.destinationCID.rawValue, remoteCID: p.sourceCID.rawValue)))
+        case let .unknown(code, id, _):
+            // §4.1: a command not understood is rejected; a malformed one too.
+            return Reply(response: .commandReject(identifier: id, L2CAPCommandReject(reason: .commandNotUnderstood)),
+                         warning: HostWarning("LE signaling: code \(Hex.number(code.rawValue, width: 2)) not understood, rejected",
+                                              bytes: Array(payload)))
+        case .flowControlCreditInd:
+            return Reply(warning: HostWarning("LE signaling: credits for a channel that does not exist, ignored",
+                                              bytes: Array(payload)))
+        case .commandReject, .connectionParameterUpdateResponse, .leCreditBasedConnectionResponse,
+             .disconnectionResponse:
+            // Responses to requests this host never sends: nothing to answer.
+            return Reply()
+        }
+    }
+
+    /// Within the ranges of §4.20 (interval 7.5 ms–4 s with min ≤ max, latency < 500,
+    /// timeout 100 ms–32 s) and sane: the supervision timeout outlasts twice the longest
+    /// time the peripheral may stay silent, so the link does not drop by design.
+    static func isAcceptable(_ r: L2CAPConnectionParameterUpdateRequest) -> Bool {
+        r.isWithinSpecifiedRanges
+    }
+
+    private static func illegalIdentifier(_ payload: ArraySlice<UInt8>) -> Reply {
+        // §4: identifier 0x00 is illegal in a command; there is nothing to pair an answer with.
+        Reply(warning: HostWarning("LE signaling: request with identifier 0 dropped", bytes: Array(payload)))
+    }
+}

@@ -1,0 +1,123 @@
+import Testing
+@testable import HostCore
+import Wire
+
+/// The central's answers on the LE signaling channel (Core Spec v5.4 Vol 3, Part A, §4).
+@Suite struct HostSignalingTests {
+    /// Connection Parameter Update Request (§4.20): code 0x12, identifier, length 8, then
+    /// Interval Min, Interval Max, Peripheral Latency, Timeout Multiplier.
+    static func parameterUpdateRequest(id: UInt8, min: UInt16, max: UInt16, latency: UInt16, timeout: UInt16) -> [UInt8] {
+        [0x12, id, 0x08, 0x00,
+         UInt8(min & 0xFF), UInt8(min >> 8), UInt8(max & 0xFF), UInt8(max >> 8),
+         UInt8(latency & 0xFF), UInt8(latency >> 8), UInt8(timeout & 0xFF), UInt8(timeout >> 8)]
+    }
+
+    func connected() -> (Host, FakeController) {
+        let (host, fake) = readyHost()
+        connectLink(host, fake, peer(1), handle: 0x0040)
+        fake.clearRecord()
+        return (host, fake)
+    }
+
+    @Test func acceptedParameterUpdateIsApplied() throws {
+        let (_, fake) = connected()
+        // 30–50 ms, latency 4, 6 s.
+        fake.l2cap(handle: 0x0040, channel: 5, Self.parameterUpdateRequest(id: 7, min: 24, max: 40, latency: 4, timeout: 600))
+        // Connection Parameter Update Response (§4.21): 0x13, same identifier, length 2, result 0.
+        #expect(fake.l2capSent.map(\.channel) == [0x0005])
+        #expect(fake.l2capSent.first?.payload == [0x13, 7, 0x02, 0x00, 0x00, 0x00])
+        fake.run()
+        let update = try #require(fake.commands(LEConnectionUpdate.self).first)
+        #expect(update == LEConnectionUpdate(connectionHandle: 0x0040, connectionIntervalMin: 24,
+                                             connectionIntervalMax: 40, maxLatency: 4, supervisionTimeout: 600))
+        #expect(fake.warnings.isEmpty)
+        // The response went out before the command.
+        #expect(fake.sent.first?.type == .acl)
+    }
+
+    @Test func connectionUpdateCompleteUpdatesTheLink() {
+        let (host, fake) = connected()
+        fake.emitLE(.connectionUpdateComplete(LEConnectionUpdateCompleteEvent(
+            connectionHandle: 0x0040, connectionInterval: 40, peripheralLatency: 4, supervisionTimeout: 600)))
+        let info = host.links.first?.connection
+        #expect(info?.interval == 40)
+        #expect(info?.latency == 4)
+        #expect(info?.supervisionTimeout == 600)
+    }
+
+    @Test func outOfRangeParametersAreRejected() {
+        let cases: [(UInt16, UInt16, UInt16, UInt16)] = [
+            (5, 40, 0, 400),      // interval below 7.5 ms
+            (40, 24, 0, 400),     // min above max
+            (24, 3201, 0, 400),   // interval above 4 s
+            (24, 40, 500, 3200),  // latency 500
+            (24, 40, 0, 9),       // timeout below 100 ms
+            (24, 40, 0, 3201),    // timeout above 32 s
+            (800, 800, 4, 100),   // timeout shorter than (1 + latency) × interval × 2
+        ]
+        for (n, (min, max, latency, timeout)) in cases.enumerated() {
+            let (_, fake) = connected()
+            let id = UInt8(n + 1)
+            fake.l2cap(handle: 0x0040, channel: 5,
+                       Self.parameterUpdateRequest(id: id, min: min, max: max, latency: latency, timeout: timeout))
+            fake.run()
+            #expect(fake.l2capSent.first?.payload == [0x13, id, 0x02, 0x00, 0x01, 0x00], "case \(n)")
+            #expect(fake.count(.leConnectionUpdate) == 0, "case \(n)")
+        }
+    }
+
+    @Test func creditBasedConnectionRequestIsRefused() {
+        let (_, fake) = connected()
+        // LE Credit Based Connection Request (§4.22): SPSM 0x0080, Source CID 0x0040, MTU 512,
+        // MPS 247, Initial Credits 10.
+        fake.l2cap(handle: 0x0040, channel: 5,
+                   [0x14, 0x03, 0x0A, 0x00, 0x80, 0x00, 0x40, 0x00, 0x00, 0x02, 0xF7, 0x00, 0x0A, 0x00])
+        // Response (§4.23): Destination CID, MTU, MPS, Initial Credits all 0, Result 0x0002
+        // (LE_PSM not supported).
+        #expect(fake.l2capSent.first?.payload == [0x15, 0x03, 0x0A, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x00])
+    }
+
+    @Test func unknownCodeGetsCommandReject() {
+        let (_, fake) = connected()
+        // Echo Request (0x08) is BR/EDR only: not understood on LE.
+        fake.l2cap(handle: 0x0040, channel: 5, [0x08, 0x09, 0x02, 0x00, 0xAB, 0xCD])
+        // Command Reject (§4.1): 0x01, same identifier, length 2, reason 0x0000.
+        #expect(fake.l2capSent.first?.payload == [0x01, 0x09, 0x02, 0x00, 0x00, 0x00])
+        #expect(fake.hasWarning(containing: "not understood"))
+    }
+
+    @Test func disconnectionRequestForAMissingChannelIsRejected() {
+        let (_, fake) = connected()
+        // Disconnection Request (§4.6): Destination CID 0x0041, Source CID 0x0050.
+        fake.l2cap(handle: 0x0040, channel: 5, [0x06, 0x04, 0x04, 0x00, 0x41, 0x00, 0x50, 0x00])
+        // Command Reject, Invalid CID in request (0x0002), local CID 0x0041, remote 0x0050.
+        #expect(fake.l2capSent.first?.payload == [0x01, 0x04, 0x06, 0x00, 0x02, 0x00, 0x41, 0x00, 0x50, 0x00])
+    }
+
+    @Test func responsesAreIgnored() {
+        let (_, fake) = connected()
+        fake.l2cap(handle: 0x0040, channel: 5, [0x13, 0x01, 0x02, 0x00, 0x00, 0x00])
+        fake.l2cap(handle: 0x0040, channel: 5, [0x01, 0x02, 0x02, 0x00, 0x00, 0x00])
+        #expect(fake.sent.isEmpty)
+        #expect(fake.warnings.isEmpty)
+    }
+
+    @Test func malformedCommandIsAWarningWithItsBytes() {
+        let (_, fake) = connected()
+        // A Connection Parameter Update Request with 6 data bytes instead of 8.
+        let bad: [UInt8] = [0x12, 0x01, 0x06, 0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00]
+        fake.l2cap(handle: 0x0040, channel: 5, bad)
+        #expect(fake.sent.isEmpty)
+        #expect(fake.warnings.first?.bytes == bad)
+    }
+
+    @Test func fragmentedRequestIsReassembledThenAnswered() {
+        let (_, fake) = connected()
+        let request = Self.parameterUpdateRequest(id: 2, min: 24, max: 40, latency: 0, timeout: 400)
+        let frame: [UInt8] = [UInt8(request.count), 0, 0x05, 0x00] + request
+        fake.acl(handle: 0x0040, boundary: .firstFlushable, Array(frame[0..<6]))
+        #expect(fake.sent.isEmpty)
+        fake.acl(handle: 0x0040, boundary: .continuing, Array(frame[6...]))
+        #expect(fake.l2capSent.first?.payload == [0x13, 2, 0x02, 0x00, 0x00, 0x00])
+    }
+}

@@ -1,0 +1,459 @@
+@testable import HostCore
+import Wire
+
+/// A scripted in-memory controller. It records everything the host sends, answers commands
+/// with Command Complete / Command Status laid out as Core Spec v5.4 Vol 4, Part E, §7 says
+/// (built with the Wire encoders), and lets a test inject advertising reports, connection
+/// completes, disconnections, Number Of Completed Packets, errors and silences.
+///
+/// It checks the host's flow control as it goes (`violations`): no command beyond the
+/// Num_HCI_Command_Packets it granted, no ACL packet beyond its buffer count, at most one
+/// LE Create Connection pending.
+///
+/// As the `HostSink` contract asks, it never calls the host from `send`/`deliver`: commands
+/// wait in `unanswered` until the test calls `run()`.
+final class FakeController: HostSink {
+    enum Answer {
+        /// Command Complete (or Command Status) with this failure status.
+        case status(HCIStatus)
+        /// No answer at all (for timeouts).
+        case silent
+    }
+
+    // MARK: What the controller says about itself
+
+    var hciVersion: UInt8 = 0x09
+    var manufacturer: UInt16 = 0xFFFF
+    var publicAddress = BDAddress(string: "00:1B:DC:0F:AA:01") ?? .zero
+    /// LE Read Buffer Size (27 × 64 as Bumble's).
+    var leBufferLength: UInt16 = 27
+    var leBufferCount: UInt8 = 64
+    /// Read Buffer Size (used when the LE values are 0).
+    var sharedBufferLength: UInt16 = 310
+    var sharedBufferCount: UInt16 = 10
+    /// LE only: BR/EDR Not Supported (bit 37), LE Supported (Controller) (bit 38).
+    var lmpFeatures: UInt64 = 1 << 37 | 1 << 38
+    var leFeatures: LEFeatureSet = [.leEncryption, .leExtendedAdvertising]
+    /// Every combination allowed.
+    var leStates = LESupportedStates(rawValue: 0x0000_03FF_FFFF_FFFF)
+    var supportedCommands = [UInt8](repeating: 0xFF, count: 64)
+    /// Num_HCI_Command_Packets in every answer.
+    var numHCICommandPackets: UInt8 = 1
+    var answers: [HCIOpcode: Answer] = [:]
+    /// Command Disallowed for LE Create Connection while scanning (as some controllers).
+    var disallowCreateWhileScanning = false
+    /// LE Create Connection Cancel is followed by LE Connection Complete (0x02); Bumble's is not.
+    var cancelProducesConnectionComplete = true
+    /// Disconnect is followed at once by Disconnection Complete (reason 0x16).
+    var disconnectCompletes = true
+
+    // MARK: What happened
+
+    /// Held strongly so that a test may drop its own reference; the host holds the fake as its
+    /// sink, so the pair lives as long as the test process (a deliberate, test-only cycle).
+    var host: Host?
+    var now: HostTime = 0
+    private(set) var sent: [HCIPacket] = []
+    private(set) var commands: [HCICommandPacket] = []
+    private(set) var aclSent: [ACLPacket] = []
+    private(set) var events: [HostEvent] = []
+    private(set) var violations: [String] = []
+    /// Commands not yet answered, oldest first.
+    private(set) var unanswered: [HCICommandPacket] = []
+    private(set) var scanning = false
+    private(set) var createPending: DeviceAddress?
+    private(set) var aclInFlight: [UInt16: Int] = [:]
+    private(set) var maxACLInFlight = 0
+    private var creditsLeft = 1
+    /// Off: ACL packets are only counted, not copied into the record (allocation measurements).
+    var recordsACL = true
+
+    var aclInFlightTotal: Int { aclInFlight.values.reduce(0, +) }
+    var opcodes: [HCIOpcode] { commands.map(\.opcode) }
+    var warnings: [HostWarning] {
+        events.compactMap { if case let .warning(w) = $0 { return w } else { return nil } }
+    }
+
+    func attach(_ host: Host) { self.host = host }
+
+    /// Forgets the record (not the controller's state).
+    func clearRecord() {
+        sent.removeAll()
+        commands.removeAll()
+        aclSent.removeAll()
+        events.removeAll()
+    }
+
+    // MARK: HostSink
+
+    func send(_ packet: HCIPacket) {
+        if !recordsACL, packet.type == .acl {
+            let handle = packet.bytes.count >= 2
+                ? UInt16(packet.bytes[packet.bytes.startIndex]) | UInt16(packet.bytes[packet.bytes.startIndex + 1] & 0x0F) << 8 : 0
+            aclInFlight[handle, default: 0] += 1
+            return
+        }
+        let copy = HCIPacket(type: packet.type, bytes: Array(packet.bytes))
+        sent.append(copy)
+        switch packet.type {
+        case .command:
+            guard let c = try? HCICommandPacket(copy) else {
+                violations.append("undecodable command \(Hex.spaced(packet.bytes))")
+                return
+            }
+            if creditsLeft <= 0 { violations.append("\(c.opcode.name) sent without a command credit") }
+            creditsLeft -= 1
+            commands.append(c)
+            unanswered.append(c)
+        case .acl:
+            guard let a = try? ACLPacket(copy) else {
+                violations.append("undecodable ACL \(Hex.spaced(packet.bytes))")
+                return
+            }
+            aclSent.append(a)
+            aclInFlight[a.handle, default: 0] += 1
+            maxACLInFlight = max(maxACLInFlight, aclInFlightTotal)
+            if aclInFlightTotal > aclCapacity {
+                violations.append("ACL packet beyond the \(aclCapacity) buffers")
+            }
+        default:
+            violations.append("host sent a \(packet.type.name) packet")
+        }
+    }
+
+    func deliver(_ event: HostEvent) {
+        events.append(event)
+    }
+
+    var aclCapacity: Int {
+        leBufferLength == 0 || leBufferCount == 0 ? Int(sharedBufferCount) : Int(leBufferCount)
+    }
+
+    // MARK: Driving
+
+    /// Answers every pending command (and those the answers cause) until the host is quiet.
+    func run() {
+        var guardCount = 0
+        while !unanswered.isEmpty, guardCount < 10_000 {
+            guardCount += 1
+            answer(unanswered.removeFirst())
+        }
+    }
+
+    /// Starts the host and answers bring-up.
+    func bringUp() {
+        host?.start(at: now)
+        run()
+    }
+
+    func emit(_ event: HCIEvent) {
+        if case .commandComplete(let e) = event { creditsLeft = Int(e.numHCICommandPackets) }
+        if case .commandStatus(let e) = event { creditsLeft = Int(e.numHCICommandPackets) }
+        host?.receive(HCIPacket(type: .event, bytes: event.encoded), at: now)
+        checkInvariants()
+    }
+
+    /// The rules the host keeps whatever happens (Docs/host-core.md): ACL credits within
+    /// 0…capacity, command credits never negative, at most one LE Create Connection pending.
+    func checkInvariants() {
+        guard let host else { return }
+        if host.aclCreditsInUse < 0 || host.aclCreditsInUse > host.aclCreditCapacity {
+            violations.append("ACL credits in use \(host.aclCreditsInUse) outside 0…\(host.aclCreditCapacity)")
+        }
+        if host.commandCredits < 0 { violations.append("command credits \(host.commandCredits)") }
+        if let pending = host.pendingConnection, host.state(of: pending) != .initiating {
+            violations.append("pending connection \(pending) is \(String(describing: host.state(of: pending)))")
+        }
+        let initiating = host.links.filter { $0.state == .initiating }.count
+        if initiating > 1 { violations.append("\(initiating) links initiating at once") }
+    }
+
+    func complete(_ opcode: HCIOpcode, _ parameters: [UInt8]) {
+        emit(.commandComplete(CommandCompleteEvent(numHCICommandPackets: numHCICommandPackets,
+                                                   commandOpcode: opcode, returnParameters: parameters)))
+    }
+
+    func complete<P: WireCodable>(_ opcode: HCIOpcode, _ parameters: P) {
+        complete(opcode, parameters.encoded)
+    }
+
+    func status(_ opcode: HCIOpcode, _ status: HCIStatus = .success) {
+        emit(.commandStatus(CommandStatusEvent(status: status, numHCICommandPackets: numHCICommandPackets,
+                                               commandOpcode: opcode)))
+    }
+
+    /// A NOP Command Complete (opcode 0x0000) that only grants credits.
+    func grantCredits(_ n: UInt8) {
+        emit(.commandComplete(CommandCompleteEvent(numHCICommandPackets: n, commandOpcode: HCIOpcode(rawValue: 0))))
+    }
+
+    private func answer(_ c: HCICommandPacket) {
+        let op = c.opcode
+        if let a = answers[op] {
+            switch a {
+            case .silent:
+                return
+            case let .status(s):
+                if HCICommandCatalog.completesWithStatus(op) == true { status(op, s) } else { complete(op, [s.rawValue]) }
+                return
+            }
+        }
+        switch op {
+        case .reset:
+            scanning = false
+            createPending = nil
+            aclInFlight.removeAll()
+            complete(op, StatusReturnParameters())
+        case .readLocalVersionInformation:
+            complete(op, ReadLocalVersionInformation.ReturnParameters(
+                hciVersion: hciVersion, hciSubversion: 0x0001, lmpVersion: hciVersion,
+                companyIdentifier: manufacturer, lmpSubversion: 0x0002))
+        case .readLocalSupportedCommands:
+            complete(op, ReadLocalSupportedCommands.ReturnParameters(
+                supportedCommands: HCISupportedCommands(octets: supportedCommands)))
+        case .readLocalSupportedFeatures:
+            complete(op, ReadLocalSupportedFeatures.ReturnParameters(lmpFeatures: lmpFeatures))
+        case .readBDADDR:
+            complete(op, ReadBDADDR.ReturnParameters(bdAddress: publicAddress))
+        case .leReadLocalSupportedFeatures:
+            complete(op, LEReadLocalSupportedFeatures.ReturnParameters(leFeatures: leFeatures))
+        case .leReadBufferSize:
+            complete(op, LEReadBufferSize.ReturnParameters(leACLDataPacketLength: leBufferLength,
+                                                           totalNumLEACLDataPackets: leBufferCount))
+        case .readBufferSize:
+            complete(op, ReadBufferSize.ReturnParameters(aclDataPacketLength: sharedBufferLength,
+                                                         synchronousDataPacketLength: 0,
+                                                         totalNumACLDataPackets: sharedBufferCount,
+                                                         totalNumSynchronousDataPackets: 0))
+        case .leReadSupportedStates:
+            complete(op, LEReadSupportedStates.ReturnParameters(leStates: leStates))
+        case .leReadFilterAcceptListSize:
+            complete(op, LEReadFilterAcceptListSize.ReturnParameters(filterAcceptListSize: 16))
+        case .setEventMask, .leSetEventMask, .leSetRandomAddress, .writeLEHostSupport,
+             .leSetScanParameters, .leSetExtendedScanParameters:
+            complete(op, StatusReturnParameters())
+        case .leSetScanEnable:
+            scanning = (try? c.decode(LESetScanEnable.self))?.scanEnable ?? false
+            complete(op, StatusReturnParameters())
+        case .leSetExtendedScanEnable:
+            scanning = (try? c.decode(LESetExtendedScanEnable.self))?.enable ?? false
+            complete(op, StatusReturnParameters())
+        case .leCreateConnection, .leExtendedCreateConnection:
+            let peer: DeviceAddress?
+            if op == .leCreateConnection {
+                peer = (try? c.decode(LECreateConnection.self)).map { DeviceAddress($0.peerAddress, type: $0.peerAddressType) }
+            } else {
+                peer = (try? c.decode(LEExtendedCreateConnection.self)).map { DeviceAddress($0.peerAddress, type: $0.peerAddressType) }
+            }
+            if createPending != nil {
+                violations.append("second LE Create Connection while one is pending")
+                status(op, .commandDisallowed)
+            } else if disallowCreateWhileScanning && scanning {
+                status(op, .commandDisallowed)
+            } else {
+                createPending = peer
+                status(op)
+            }
+        case .leCreateConnectionCancel:
+            guard let peer = createPending else {
+                complete(op, [HCIStatus.commandDisallowed.rawValue])
+                return
+            }
+            complete(op, StatusReturnParameters())
+            if cancelProducesConnectionComplete {
+                createPending = nil
+                emitLE(.connectionComplete(LEConnectionCompleteEvent(
+                    status: .unknownConnectionIdentifier, connectionHandle: 0, peerAddressType: peer.type,
+                    peerAddress: peer.address, connectionInterval: 0, supervisionTimeout: 0)))
+            }
+        case .disconnect:
+            status(op)
+            if disconnectCompletes, let d = try? c.decode(Disconnect.self) {
+                disconnectionComplete(handle: d.connectionHandle, reason: .connectionTerminatedByLocalHost)
+            }
+        case .leConnectionUpdate:
+            status(op)
+        default:
+            complete(op, [HCIStatus.unknownHCICommand.rawValue])
+        }
+    }
+
+    // MARK: Injected events
+
+    func emitLE(_ event: LEMetaEvent) {
+        emit(.le(event))
+    }
+
+    enum CompletionKind { case legacy, enhancedV1, enhancedV2 }
+
+    /// The pending create succeeds (or fails with `status`).
+    func connectionComplete(peer: DeviceAddress, handle: UInt16, status: HCIStatus = .success,
+                            kind: CompletionKind = .legacy, role: LERole = .central) {
+        createPending = nil
+        let legacy = LEConnectionCompleteEvent(status: status, connectionHandle: handle, role: role,
+                                               peerAddressType: peer.type, peerAddress: peer.address,
+                                               connectionInterval: 36, peripheralLatency: 0, supervisionTimeout: 400)
+        switch kind {
+        case .legacy:
+            emitLE(.connectionComplete(legacy))
+        case .enhancedV1, .enhancedV2:
+            let v1 = LEEnhancedConnectionCompleteV1Event(status: status, connectionHandle: handle, role: role,
+                                                         peerAddressType: peer.type, peerAddress: peer.address,
+                                                         connectionInterval: 36, supervisionTimeout: 400)
+            emitLE(kind == .enhancedV1 ? .enhancedConnectionCompleteV1(v1)
+                                       : .enhancedConnectionCompleteV2(LEEnhancedConnectionCompleteV2Event(v1)))
+        }
+    }
+
+    func disconnectionComplete(handle: UInt16, reason: HCIStatus) {
+        aclInFlight[handle] = nil
+        emit(.disconnectionComplete(DisconnectionCompleteEvent(connectionHandle: handle, reason: reason)))
+    }
+
+    /// Number Of Completed Packets for these handles (counts beyond what is in flight are sent
+    /// as given: the host must clamp them).
+    func completePackets(_ entries: [(handle: UInt16, count: UInt16)]) {
+        for e in entries {
+            aclInFlight[e.handle] = max(0, (aclInFlight[e.handle] ?? 0) - Int(e.count))
+        }
+        emit(.numberOfCompletedPackets(NumberOfCompletedPacketsEvent(entries: entries.map {
+            .init(connectionHandle: $0.handle, numCompletedPackets: $0.count)
+        })))
+    }
+
+    /// Completes everything in flight, one entry per handle.
+    func completeAllPackets() {
+        let entries = aclInFlight.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            .map { (handle: $0.key, count: UInt16($0.value)) }
+        if !entries.isEmpty { completePackets(entries) }
+    }
+
+    func hardwareError(_ code: UInt8) {
+        emit(.hardwareError(HardwareErrorEvent(hardwareCode: code)))
+    }
+
+    /// Inbound ACL data from a peer.
+    func acl(handle: UInt16, boundary: ACLPacketBoundary = .firstFlushable, _ data: [UInt8]) {
+        let packet = ACLPacket(handle: handle, packetBoundary: boundary, data: data[...])
+        host?.receive(packet.hciPacket, at: now)
+        checkInvariants()
+    }
+
+    /// One L2CAP frame from a peer in a single ACL packet.
+    func l2cap(handle: UInt16, channel: UInt16, _ payload: [UInt8]) {
+        let length = UInt16(payload.count)
+        acl(handle: handle, [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(channel & 0xFF), UInt8(channel >> 8)] + payload)
+    }
+
+    func advertisingReport(_ reports: [LEAdvertisingReport]) {
+        emitLE(.advertisingReport(LEAdvertisingReportEvent(reports: reports)))
+    }
+
+    func extendedAdvertisingReport(_ reports: [LEExtendedAdvertisingReport]) {
+        emitLE(.extendedAdvertisingReport(LEExtendedAdvertisingReportEvent(reports: reports)))
+    }
+
+    // MARK: Reading the record
+
+    /// L2CAP frames the host sent (reassembled from its ACL packets), in order.
+    var l2capSent: [(handle: UInt16, channel: UInt16, payload: [UInt8])] {
+        var out: [(UInt16, UInt16, [UInt8])] = []
+        var partial: [UInt16: [UInt8]] = [:]
+        for p in aclSent {
+            var buffer = p.packetBoundary.isStart ? [] : partial[p.handle] ?? []
+            buffer += p.data
+            if buffer.count >= 4 {
+                let length = Int(buffer[0]) | Int(buffer[1]) << 8
+                if buffer.count >= 4 + length {
+                    out.append((p.handle, UInt16(buffer[2]) | UInt16(buffer[3]) << 8, Array(buffer[4..<(4 + length)])))
+                    partial[p.handle] = nil
+                    continue
+                }
+            }
+            partial[p.handle] = buffer
+        }
+        return out
+    }
+
+    func commands<C: HCICommand>(_ type: C.Type) -> [C] {
+        commands.compactMap { $0.opcode == C.opcode ? try? $0.decode(C.self) : nil }
+    }
+
+    func count(_ opcode: HCIOpcode) -> Int { commands.filter { $0.opcode == opcode }.count }
+}
+
+// MARK: - Test helpers
+
+/// The random static own address every test host uses (top bits 0b11).
+let testOwnAddress = BDAddress.random(.staticAddress, bits: 0x0123_4567_89AB)
+
+/// A peripheral address for tests: F0:00:00:00:00:0n, random static.
+func peer(_ n: UInt8) -> DeviceAddress {
+    DeviceAddress(BDAddress(bigEndian: [0xF0, 0, 0, 0, 0, n]) ?? .zero, type: .randomDevice)
+}
+
+/// A host wired to a fake controller, both configured by the closures, not yet started.
+func makeHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
+              controller: (FakeController) -> Void = { _ in }) -> (Host, FakeController) {
+    var configuration = HostConfiguration(ownAddress: .randomStatic(testOwnAddress))
+    configure(&configuration)
+    let fake = FakeController()
+    controller(fake)
+    let host = Host(configuration: configuration, sink: fake)
+    fake.attach(host)
+    return (host, fake)
+}
+
+/// A host brought up on a fake controller, with the record cleared.
+func readyHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
+               controller: (FakeController) -> Void = { _ in }) -> (Host, FakeController) {
+    let (host, fake) = makeHost(configure, controller: controller)
+    fake.bringUp()
+    fake.clearRecord()
+    return (host, fake)
+}
+
+/// Connects `peer` on handle `handle` through the fake (create sent, completion given).
+@discardableResult
+func connectLink(_ host: Host, _ fake: FakeController, _ address: DeviceAddress, handle: UInt16,
+                 plan: LinkPlan = LinkPlan()) -> LinkID {
+    let id = host.connect(to: address, plan: plan, at: fake.now)
+    fake.run()
+    fake.connectionComplete(peer: address, handle: handle)
+    fake.run()
+    return id
+}
+
+extension FakeController {
+    func linkStates(_ id: LinkID) -> [LinkState] {
+        events.compactMap { if case let .linkState(l, s) = $0, l == id { return s } else { return nil } }
+    }
+
+    var connectFailures: [(LinkID, HostError, Bool)] {
+        events.compactMap { if case let .connectFailed(l, e, r) = $0 { return (l, e, r) } else { return nil } }
+    }
+
+    var disconnections: [(LinkID, HCIStatus, Bool)] {
+        events.compactMap { if case let .disconnected(l, r, w) = $0 { return (l, r, w) } else { return nil } }
+    }
+
+    var connections: [(LinkID, ConnectionInfo)] {
+        events.compactMap { if case let .connected(l, i) = $0 { return (l, i) } else { return nil } }
+    }
+
+    var scanningEvents: [Bool] {
+        events.compactMap { if case let .scanning(on) = $0 { return on } else { return nil } }
+    }
+
+    var controllerFailures: [HostError] {
+        events.compactMap { if case let .controllerFailed(e) = $0 { return e } else { return nil } }
+    }
+
+    var readyCount: Int {
+        events.filter { if case .controllerReady = $0 { return true } else { return false } }.count
+    }
+
+    func hasWarning(containing text: String) -> Bool {
+        warnings.contains { $0.message.contains(text) }
+    }
+}
