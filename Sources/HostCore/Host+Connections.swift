@@ -353,3 +353,14 @@ extension Host {
         }
     }
 }
+
+extension Host {
+    /// A link whose GATT side cannot go on (ATT transaction timeout, failed discovery) is
+    /// disconnected; unlike a user's disconnect, the plan's reconnect policy still applies, so
+    /// a stalled peer gets a fresh connection (Core Spec Vol 3, Part F, §3.3.3).
+    public func gattSessionFailed(_ id: LinkID, error: HostError) {
+        guard let link = linksByID[id], !link.closing, let handle = link.handle else { return }
+        warn("\(id): \(error.description); disconnecting")
+        send(Disconnect(connectionHandle: handle, reason: .remoteUserTerminatedConnection), purpose: .disconnect(link.id))
+    }
+}

@@ -21,22 +21,16 @@ public final class Central: Sendable {
 
     /// Opens the adapter, brings the controller up and returns once it is ready.
     public static func open(_ adapter: AdapterSpec, configuration: HostConfiguration,
-                            tap: PacketTap? = nil) async throws -> Central {
-        let transport: any HCITransport
-        do {
-            transport = try adapter.openTransport()
-        } catch {
-            throw CentralError.adapter(error.description)
-        }
+                            sinks: [any PacketSinkFactory] = []) async throws -> Central {
         let bridge = CentralBridge()
-        let start = MonotonicClock.now()
-        let tapToUse = tap ?? PacketTap(wallClockMicros: 0, monotonicNanos: start)
         var started: EventLoop<HostDriver>?
         let info: ControllerInfo = try await withCheckedThrowingContinuation { continuation in
             bridge.ready = continuation
-            do {
+            do throws(TransportError) {
+                // Opened here, so the transport never belongs to the calling task.
+                let transport = try adapter.openTransport()
                 started = try EventLoop<HostDriver>.start(name: "rtstack-loop", transport: transport) { context in
-                    HostDriver(context: context, configuration: configuration, tap: tapToUse,
+                    HostDriver(context: context, configuration: configuration, tap: PacketTap.make(sinks),
                                application: bridge, at: MonotonicClock.now())
                 }
             } catch {
@@ -51,7 +45,7 @@ public final class Central: Sendable {
     /// Runs `body` on the loop thread with the host; fails with `.closed` once the loop ended.
     func onLoop(_ body: @escaping @Sendable (HostDriver, CentralBridge) -> Void) -> Bool {
         let bridge = self.bridge
-        return loop.submit { driver in body(driver, bridge) }
+        return loop.submit { driver in driver.run { body(driver, bridge) } }
     }
 
     /// Advertising reports until the stream is dropped or `stopScan` is called.

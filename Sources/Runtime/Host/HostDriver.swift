@@ -11,6 +11,11 @@ public final class HostDriver: EventLoopDriver, HostSink {
     private var framer: H4Framer
     private let application: HostApplication
     private var now: UInt64 = 0
+    /// Host events wait here until the host call that raised them has returned: the host must
+    /// not be re-entered from its own sink, and a request's id must be known before its
+    /// completion is handled. Reused, so queuing allocates nothing once warmed up.
+    private var pending: [HostEvent] = []
+    private var draining = false
     /// Bytes the framer could not make sense of (resynchronised over), for `rtstack info`.
     public private(set) var garbageBytes = 0
 
@@ -26,8 +31,34 @@ public final class HostDriver: EventLoopDriver, HostSink {
         let forward = SinkForwarder()
         self.host = Host(configuration: configuration, sink: forward)
         forward.target = self
+        pending.reserveCapacity(64)
         application.attach(self, at: now)
         host.start(at: now)
+        drain()
+    }
+
+    /// Runs application code that calls into the host, then hands over the events it raised.
+    /// Every job from another thread goes through here.
+    public func run(_ body: () -> Void) {
+        now = MonotonicClock.now()
+        body()
+        drain()
+    }
+
+    /// The time of the input being handled (monotonic ns).
+    public var currentTime: UInt64 { now }
+
+    private func drain() {
+        guard !draining else { return }
+        draining = true
+        var i = 0
+        while i < pending.count {
+            let event = pending[i]
+            i += 1
+            application.hostEvent(event, at: now)
+        }
+        pending.removeAll(keepingCapacity: true)
+        draining = false
     }
 
     public var adapterName: String { context.adapterName }
@@ -48,6 +79,7 @@ public final class HostDriver: EventLoopDriver, HostSink {
             let packet = HCIPacket(type: type, bytes: Array(bytes.dropFirst()))
             tap.pass(packet, .controllerToHost, at: now)
             host.receive(packet, at: now)
+            drain()
         case .h4Stream:
             framer.feed(bytes)
             // Packets are lent as slices of the framer's buffer: the host must not keep them
@@ -61,6 +93,9 @@ public final class HostDriver: EventLoopDriver, HostSink {
                     garbageBytes += garbage.count
                     deliver(.warning(HostWarning("H4 stream: \(garbage.count) byte(s) skipped (\(reason))", bytes: garbage)))
                 }
+                // Handled inside the loan: event values may be slices of the framer's buffer.
+                drain()
+                return true
             }) != nil {}
         }
     }
@@ -68,7 +103,9 @@ public final class HostDriver: EventLoopDriver, HostSink {
     public func deadlineReached(at now: UInt64) {
         self.now = now
         if let d = host.nextDeadline, d <= now { host.advanceTime(to: now) }
+        drain()
         if let d = application.nextDeadline, d <= now { application.deadlineReached(at: now) }
+        drain()
     }
 
     public var nextDeadline: UInt64? {
@@ -86,7 +123,9 @@ public final class HostDriver: EventLoopDriver, HostSink {
 
     public func shutdownRequested(at now: UInt64) -> Bool {
         self.now = now
-        return application.shutdownRequested(at: now)
+        let stopNow = application.shutdownRequested(at: now)
+        drain()
+        return stopNow
     }
 
     // MARK: HostSink
@@ -101,7 +140,7 @@ public final class HostDriver: EventLoopDriver, HostSink {
     }
 
     public func deliver(_ event: HostEvent) {
-        application.hostEvent(event, at: now)
+        pending.append(event)
     }
 }
 

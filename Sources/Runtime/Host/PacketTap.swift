@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Capture
 import Wire
 
@@ -21,6 +24,16 @@ public final class PacketTap {
 
     public var isEmpty: Bool { sinks.isEmpty }
 
+    /// A tap with real wall-clock timestamps and the sinks the factories make.
+    public static func make(_ factories: [any PacketSinkFactory]) -> PacketTap {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        let wall = Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+        let tap = PacketTap(wallClockMicros: wall, monotonicNanos: MonotonicClock.now())
+        for f in factories { tap.add(f.makeSink()) }
+        return tap
+    }
+
     public func add(_ sink: @escaping Sink) { sinks.append(sink) }
 
     public func pass(_ packet: HCIPacket, _ direction: Direction, at now: UInt64) {
@@ -30,4 +43,11 @@ public final class PacketTap {
         let record = CaptureRecord(timestampMicros: micros, direction: direction, packet: packet)
         for s in sinks { s(record) }
     }
+}
+
+/// Makes a tap sink on the loop thread. Sinks (a capture writer, a decoder printing `--trace`)
+/// are not thread-safe; their factories are, so callers describe the sink and the loop thread
+/// builds it.
+public protocol PacketSinkFactory: Sendable {
+    func makeSink() -> PacketTap.Sink
 }
