@@ -9,6 +9,7 @@ public enum RTStackCLI {
 
     /// Subcommands in the order `--help` lists them.
     static let commands: [(spec: CommandSpec, run: @Sendable ([String], Console) throws(UsageError) -> ExitCode)] = [
+        (SessionCommand.spec, SessionCommand.run),
         (DecodeCommand.spec, DecodeCommand.run),
     ]
 
@@ -55,6 +56,10 @@ public enum RTStackCLI {
             console.out.line("rtstack \(version)")
             return .success
         }
+        // No subcommand, only options: the run session (`rtstack --adapter hci0`).
+        if first.hasPrefix("--") {
+            return try SessionCommand.run(arguments, console)
+        }
         guard let c = commands.first(where: { $0.spec.name == first }) else {
             throw UsageError("unknown command '\(first)'; commands: \(commands.map(\.spec.name).joined(separator: ", ")) (see 'rtstack --help')")
         }
@@ -62,7 +67,8 @@ public enum RTStackCLI {
     }
 
     static var helpText: String {
-        var s = "usage: rtstack COMMAND [OPTIONS]\n\n\(topSpec.summary)\n\ncommands:\n"
+        var s = "usage: rtstack --adapter ADAPTER [OPTIONS]     the run session\n"
+        s += "       rtstack COMMAND [OPTIONS]\n\n\(topSpec.summary)\n\ncommands:\n"
         let width = commands.map(\.spec.name.count).max() ?? 0
         for c in commands {
             s += "  " + c.spec.name + String(repeating: " ", count: width - c.spec.name.count + 2) + c.spec.summary + "\n"

@@ -13,11 +13,8 @@ public struct SessionSummary: Sendable, Equatable {
 
     public init() {}
 
-    /// Average speed over the session, from distance and time when both are known.
-    public var averageSpeed: Double? {
-        if durationSeconds > 0, distanceMeters > 0 { return distanceMeters / durationSeconds }
-        return speed.mean
-    }
+    /// Mean of the speeds the pod reported (time spent connecting does not dilute it).
+    public var averageSpeed: Double? { speed.mean }
 
     public struct Statistic: Sendable, Equatable {
         public private(set) var count = 0

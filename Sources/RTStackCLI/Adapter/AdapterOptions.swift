@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Capture
+import HostCore
+import Runtime
+import Wire
+
+/// The options every command that talks to a controller takes, parsed once.
+struct AdapterOptions {
+    static let specs: [CommandSpec.Option] = [
+        .init("adapter", value: "ADAPTER", "hciN, tcp:HOST:PORT, serial:/dev/ttyX[@BAUD][,noflow] or /dev/ttyX"),
+        .init("address", value: "random|public", "own address: a random static one kept in the state directory (default) or the controller's public one"),
+        .init("state-dir", value: "DIR", "where the own address and GATT caches live (default $XDG_STATE_HOME/rtstack)"),
+        .init("trace", "print every packet decoded with hex dump on stderr"),
+        .init("capture", value: "FILE", "write every packet to FILE.btsnoop or FILE.pcap as it runs"),
+        .init("log-level", value: "LEVEL", "error, warn (default), info or debug"),
+    ]
+
+    var adapter: AdapterSpec
+    var usePublicAddress: Bool
+    var state: StateDirectory
+    var trace: Bool
+    var capturePath: String?
+    var logLevel: LogLevel
+
+    enum LogLevel: Int, Comparable {
+        case error = 0, warn, info, debug
+        static func < (l: LogLevel, r: LogLevel) -> Bool { l.rawValue < r.rawValue }
+    }
+
+    init(_ args: ParsedArguments) throws(UsageError) {
+        guard let a = args.value("adapter") else {
+            throw UsageError("--adapter is required (e.g. --adapter hci0, --adapter tcp:127.0.0.1:9000, --adapter /dev/ttyACM0)")
+        }
+        do {
+            adapter = try AdapterSpec(parsing: a)
+        } catch {
+            throw UsageError(error.description)
+        }
+        switch args.value("address") ?? "random" {
+        case "random": usePublicAddress = false
+        case "public": usePublicAddress = true
+        case let other: throw UsageError("--address wants 'random' or 'public', got '\(other)'")
+        }
+        state = args.value("state-dir").map { StateDirectory(path: $0) } ?? StateDirectory.standard()
+        trace = args.flag("trace")
+        capturePath = args.value("capture")
+        if let c = capturePath {
+            guard CaptureWriterFactory.kind(forPath: c) != nil else {
+                throw UsageError("--capture \(c): the name must end in .btsnoop, .log or .pcap (that picks the format)")
+            }
+        }
+        switch args.value("log-level") ?? "warn" {
+        case "error": logLevel = .error
+        case "warn", "warning": logLevel = .warn
+        case "info": logLevel = .info
+        case "debug": logLevel = .debug
+        case let other: throw UsageError("--log-level wants error, warn, info or debug, got '\(other)'")
+        }
+    }
+
+    /// The host's configuration: own address from the state directory unless `--address public`.
+    func hostConfiguration() -> HostConfiguration {
+        if usePublicAddress { return HostConfiguration(ownAddress: .publicAddress) }
+        return HostConfiguration(ownAddress: .randomStatic(state.ownRandomStaticAddress()))
+    }
+
+    /// Tap sinks for --trace and --capture. The capture file is created here, on the calling
+    /// thread, so that an unwritable path is reported before anything starts.
+    func sinks(console: Console) throws(UsageError) -> [any PacketSinkFactory] {
+        var out: [any PacketSinkFactory] = []
+        if let path = capturePath {
+            do {
+                let w = try CaptureWriterFactory.create(path: path)
+                try w.close()
+            } catch {
+                throw UsageError("--capture \(path): \(error)")
+            }
+            out.append(CaptureSinkFactory(path: path, err: console.err))
+        }
+        if trace { out.append(TraceSinkFactory(err: console.err)) }
+        return out
+    }
+}

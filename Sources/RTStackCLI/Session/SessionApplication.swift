@@ -1,0 +1,146 @@
+import HostCore
+import RunTracker
+import Runtime
+import Wire
+
+/// The run session on the adapter's loop thread: waits for the controller, runs the
+/// `SessionController`, prints the live view or JSON Lines, honours `--duration` and Ctrl-C,
+/// and ends the loop once every link is cleanly down.
+final class SessionApplication: HostApplication {
+    let configuration: SessionController.Configuration
+    let json: Bool
+    let duration: UInt64?
+    let console: Console
+    let logLevel: AdapterOptions.LogLevel
+    let cacheFiles: FileGATTCache?
+    let result: ResultBox
+    private weak var driver: HostDriver?
+    private var session: SessionController?
+    private var adapterHost: HostSessionAdapter?
+    private var view: LiveView?
+    private var startedAt: HostTime = 0
+    private var endAt: HostTime?
+    private var done = false
+
+    init(configuration: SessionController.Configuration, json: Bool, duration: UInt64?, console: Console,
+         logLevel: AdapterOptions.LogLevel, cacheFiles: FileGATTCache?, result: ResultBox) {
+        self.configuration = configuration
+        self.json = json
+        self.duration = duration
+        self.console = console
+        self.logLevel = logLevel
+        self.cacheFiles = cacheFiles
+        self.result = result
+    }
+
+    func attach(_ driver: HostDriver, at now: HostTime) {
+        self.driver = driver
+        startedAt = now
+    }
+
+    func hostEvent(_ event: HostEvent, at now: HostTime) {
+        switch event {
+        case .controllerReady:
+            guard session == nil, let driver else { break }
+            let adapter = HostSessionAdapter(driver.host)
+            adapterHost = adapter
+            let s = SessionController(configuration: configuration, host: adapter, cache: cacheFiles.map(CacheBridge.init)) { [weak self] e in
+                self?.output(e)
+            }
+            session = s
+            if !json { view = LiveView(roles: configuration.roles, out: console.out) }
+            startedAt = now
+            if let d = duration { endAt = now &+ d }
+            s.start(at: now)
+            return
+        case .controllerFailed(let error):
+            if session == nil {
+                console.err.line("rtstack: the controller did not come up: \(error.description)")
+                finish(.adapter)
+                return
+            }
+            log(.warn, "controller: \(error.description)")
+        case .warning(let w):
+            log(.warn, w.description)
+        default:
+            break
+        }
+        session?.handle(event, at: now)
+        if session?.isFinished == true { finish(.success) }
+    }
+
+    var nextDeadline: HostTime? {
+        let a = session?.nextDeadline
+        switch (a, done ? nil : endAt) {
+        case let (x?, y?): return min(x, y)
+        case let (x?, nil): return x
+        case let (nil, y?): return y
+        case (nil, nil): return nil
+        }
+    }
+
+    func deadlineReached(at now: HostTime) {
+        if let e = endAt, now >= e {
+            endAt = nil
+            if let s = session { s.stop(at: now) } else {
+                console.err.line("rtstack: the controller was not ready before --duration ran out")
+                finish(.adapter)
+            }
+        }
+        session?.advanceTime(to: now)
+        if session?.isFinished == true { finish(.success) }
+    }
+
+    func transportClosed(_ error: TransportError) {
+        guard !done else { return }
+        console.err.line("rtstack: \(error.description)")
+        done = true
+        result.set(.adapter)
+    }
+
+    func shutdownRequested(at now: HostTime) -> Bool {
+        guard let s = session, !s.isFinished else { return true }
+        s.stop(at: now)
+        if s.isFinished { finish(.success) }
+        return false
+    }
+
+    private func finish(_ code: ExitCode) {
+        guard !done else { return }
+        done = true
+        result.set(code)
+        console.out.flush()
+        driver?.stop()
+    }
+
+    private func output(_ event: SessionEvent) {
+        let t = Double((driver?.currentTime ?? startedAt) &- startedAt) / 1e9
+        if json {
+            if let line = SessionJSON.render(event, secondsSinceStart: t) {
+                console.out.line(line)
+                console.out.flush()
+            }
+        } else if case .summary(let s) = event {
+            console.out.line("")
+            console.out.line(LiveView.summaryText(s))
+            console.out.flush()
+        } else {
+            view?.apply(event, secondsSinceStart: t)
+        }
+    }
+
+    private func log(_ level: AdapterOptions.LogLevel, _ message: String) {
+        guard level <= logLevel else { return }
+        console.err.line("rtstack: " + message)
+        console.err.flush()
+    }
+}
+
+/// Adapts the file cache to the session's cache protocol; a failed write is not fatal.
+final class CacheBridge: GATTCacheStore {
+    let files: FileGATTCache
+    init(_ files: FileGATTCache) { self.files = files }
+    func database(for peer: DeviceAddress) -> GATTDatabase? { files.database(for: peer) }
+    func store(_ database: GATTDatabase, for peer: DeviceAddress) { try? files.store(database, for: peer) }
+    func remove(for peer: DeviceAddress) { files.remove(for: peer) }
+}
