@@ -106,6 +106,11 @@ public final class SessionController {
             let s = Self.sensorState(state)
             if state == .ready { slots[role]?.everReady = true }
             setState(role, s)
+            // The host finishes a link's plan even when a CCCD write fails (it only warns), so
+            // without this a sensor would show "ready" and silently never send a reading.
+            if state == .ready, slots[role]?.valueHandle == nil {
+                output(.notice("\(role.rawValue) sensor: the subscription to \(role.measurementCharacteristic) failed; it is connected but sends no measurements"))
+            }
         case .connected(let link, _):
             guard let role = role(of: link), let slot = slots[role] else { return }
             if slot.everReady { summary.reconnections[role, default: 0] += 1 }
