@@ -12,11 +12,12 @@ import Glibc
 ///
 /// The allocation count itself is measured from outside with valgrind's DHAT on a release
 /// build, as the difference between two runs of the same loop (valgrind 3.19 crashes inside the
-/// Swift Testing runner here, so the loop runs in a small executable that links HostCore and
-/// this directory's FakeController):
+/// Swift Testing runner here, so the loop runs in a small executable that links HostCore, built
+/// with `-c release -Xswiftc -enable-testing`, and this directory's FakeController and
+/// LinkPlans, with `recordsNotifications` off). With the real GATTSession in the path:
 ///
-///     RTSTACK_ALLOC_LOOP=1000   valgrind --tool=dhat ./alloc-bench   → 311 blocks in total
-///     RTSTACK_ALLOC_LOOP=101000 valgrind --tool=dhat ./alloc-bench   → 311 blocks in total
+///     RTSTACK_ALLOC_LOOP=1000   valgrind --tool=dhat ./alloc-bench   → 334 blocks in total
+///     RTSTACK_ALLOC_LOOP=101000 valgrind --tool=dhat ./alloc-bench   → 334 blocks in total
 ///
 /// i.e. 0 allocations per notification. (An outbound Write Command plus its Number Of Completed
 /// Packets costs exactly 1: the buffer that holds the packed ACL packets.)
