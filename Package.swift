@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire", "TestSupport"]),
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Wire"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Wire", "Capture"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "Sensors", "Wire", "RunTracker"]),
     ],
     swiftLanguageModes: [.v6]

@@ -57,6 +57,9 @@ extension Host {
                 if status == .unknownConnectionIdentifier, let link = linksByID[id], link.handle != nil {
                     // The controller no longer knows the handle: the link is gone.
                     linkDown(link, reason: status, at: now, requeueAtOnce: false)
+                } else {
+                    // The connection stays; a later Disconnect may be tried.
+                    linksByID[id]?.disconnectSent = false
                 }
             }
         case let .disconnectStray(handle):

@@ -264,6 +264,7 @@ extension Host {
         link.session = nil
         link.handle = nil
         link.connection = nil
+        link.disconnectSent = false
         let willReconnect = !link.closing && link.mayRetry
         sink.deliver(.disconnected(id, reason: reason, willReconnect: willReconnect))
         link.closing = false
@@ -346,6 +347,8 @@ extension Host {
         case .connected, .mtu, .discovering, .subscribing, .ready:
             guard !link.closing, let handle = link.handle else { return }
             link.closing = true
+            guard !link.disconnectSent else { return }
+            link.disconnectSent = true
             send(Disconnect(connectionHandle: handle, reason: .remoteUserTerminatedConnection),
                  purpose: .disconnect(link.id))
         case .disconnected:
@@ -359,8 +362,9 @@ extension Host {
     /// disconnected; unlike a user's disconnect, the plan's reconnect policy still applies, so
     /// a stalled peer gets a fresh connection (Core Spec Vol 3, Part F, §3.3.3).
     public func gattSessionFailed(_ id: LinkID, error: HostError) {
-        guard let link = linksByID[id], !link.closing, let handle = link.handle else { return }
+        guard let link = linksByID[id], !link.closing, !link.disconnectSent, let handle = link.handle else { return }
         warn("\(id): \(error.description); disconnecting")
+        link.disconnectSent = true
         send(Disconnect(connectionHandle: handle, reason: .remoteUserTerminatedConnection), purpose: .disconnect(link.id))
     }
 }

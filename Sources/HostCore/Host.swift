@@ -269,10 +269,19 @@ extension Host: GATTSessionOutput {
     }
 
     /// An event from a GATT session, passed on to the application. A link that reaches
-    /// `ready` starts its reconnect backoff from scratch.
+    /// `ready` starts its reconnect backoff from scratch. A peer that says its database changed
+    /// (Service Changed, or a Database Hash that differs) loses its cached database at once: the
+    /// session only hands a database back at `linkDown` once it has one again, so a link that
+    /// drops before rediscovery ends would otherwise reconnect with the stale cache — and trust
+    /// it, when the peer has no Database Hash to check it against.
     public func deliver(_ event: HostEvent) {
-        if case let .linkState(id, .ready) = event, let link = linksByID[id] {
-            link.attempts = 0
+        switch event {
+        case let .linkState(id, .ready):
+            linksByID[id]?.attempts = 0
+        case let .databaseChanged(id):
+            linksByID[id]?.plan.cachedDatabase = nil
+        default:
+            break
         }
         sink.deliver(event)
     }

@@ -8,9 +8,17 @@ public enum RTStackCLI {
     public static let version = "0.1.0"
 
     /// Subcommands in the order `--help` lists them.
-    static let commands: [(spec: CommandSpec, run: @Sendable ([String], Console) throws(UsageError) -> ExitCode)] = [
-        (SessionCommand.spec, SessionCommand.run),
-        (DecodeCommand.spec, DecodeCommand.run),
+    typealias Run = @Sendable ([String], Console) async throws(UsageError) -> ExitCode
+
+    static let commands: [(spec: CommandSpec, run: Run)] = [
+        (SessionCommand.spec, { (a, c) throws(UsageError) in try SessionCommand.run(a, c) }),
+        (ScanCommand.spec, ScanCommand.run),
+        (InfoCommand.spec, InfoCommand.run),
+        (GattCommand.spec, GattCommand.run),
+        (ReadCommand.spec, ReadCommand.run),
+        (WriteCommand.spec, WriteCommand.run),
+        (SubscribeCommand.spec, SubscribeCommand.run),
+        (DecodeCommand.spec, { (a, c) throws(UsageError) in try DecodeCommand.run(a, c) }),
     ]
 
     static let topSpec = CommandSpec(
@@ -19,16 +27,16 @@ public enum RTStackCLI {
         summary: "A Bluetooth Low Energy central for Linux boards without BlueZ.",
         options: [])
 
-    public static func main(_ arguments: [String]) -> Int32 {
+    public static func main(_ arguments: [String]) async -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        return run(arguments, console: Console(out: .standardOutput, err: .standardError)).rawValue
+        return await run(arguments, console: Console(out: .standardOutput, err: .standardError)).rawValue
     }
 
     /// Runs one command line with its output on `console`; tests call this in-process.
-    public static func run(_ arguments: [String], console: Console) -> ExitCode {
+    public static func run(_ arguments: [String], console: Console) async -> ExitCode {
         let code: ExitCode
         do {
-            code = try dispatch(arguments, console)
+            code = try await dispatch(arguments, console)
         } catch {
             console.out.flush()
             console.err.line("rtstack: \(error.message)")
@@ -40,7 +48,7 @@ public enum RTStackCLI {
         return code
     }
 
-    static func dispatch(_ arguments: [String], _ console: Console) throws(UsageError) -> ExitCode {
+    static func dispatch(_ arguments: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         guard let first = arguments.first else {
             throw UsageError("no command given; try 'rtstack --help'")
         }
@@ -63,7 +71,7 @@ public enum RTStackCLI {
         guard let c = commands.first(where: { $0.spec.name == first }) else {
             throw UsageError("unknown command '\(first)'; commands: \(commands.map(\.spec.name).joined(separator: ", ")) (see 'rtstack --help')")
         }
-        return try c.run(Array(arguments.dropFirst()), console)
+        return try await c.run(Array(arguments.dropFirst()), console)
     }
 
     static var helpText: String {

@@ -4,4 +4,4 @@ import RTStackCLI
 import Glibc
 #endif
 
-exit(RTStackCLI.main(Array(CommandLine.arguments.dropFirst())))
+exit(await RTStackCLI.main(Array(CommandLine.arguments.dropFirst())))

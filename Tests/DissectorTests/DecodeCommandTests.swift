@@ -12,7 +12,7 @@ import Wire
         var err: String
     }
 
-    func run(_ args: [String]) throws -> Run {
+    func run(_ args: [String]) async throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rtstack-decode-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -20,7 +20,7 @@ import Wire
         let errPath = dir.appendingPathComponent("err").path
         let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
         let errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        let code = RTStackCLI.run(["decode"] + args, console: Console(out: OutputStream(fd: outFD), err: OutputStream(fd: errFD)))
+        let code = await RTStackCLI.run(["decode"] + args, console: Console(out: OutputStream(fd: outFD), err: OutputStream(fd: errFD)))
         close(outFD)
         close(errFD)
         return Run(code: code, out: try String(contentsOfFile: outPath, encoding: .utf8),
@@ -33,21 +33,21 @@ import Wire
         return path
     }
 
-    @Test func missingFileExitsWithInputError() throws {
-        let r = try run(["/nonexistent/x.btsnoop"])
+    @Test func missingFileExitsWithInputError() async throws {
+        let r = try await run(["/nonexistent/x.btsnoop"])
         #expect(r.code == .input)
         #expect(r.err.contains("/nonexistent/x.btsnoop"))
     }
 
-    @Test func wrongMagicNamesTheProblem() throws {
+    @Test func wrongMagicNamesTheProblem() async throws {
         let path = try temporaryFile(Array("hello, this is not a capture".utf8), suffix: ".btsnoop")
         defer { unlink(path) }
-        let r = try run([path])
+        let r = try await run([path])
         #expect(r.code == .input)
         #expect(r.err.contains("btsnoop"))
     }
 
-    @Test func truncatedLastRecordKeepsEarlierPacketsAndExitsZero() throws {
+    @Test func truncatedLastRecordKeepsEarlierPacketsAndExitsZero() async throws {
         var file = BtsnoopFormat.fileHeader()
         for i in 0..<3 {
             let rec = CaptureRecord(timestampMicros: 1_000_000 + Int64(i), direction: .hostToController,
@@ -57,25 +57,28 @@ import Wire
         file.removeLast(2)
         let path = try temporaryFile(file, suffix: ".btsnoop")
         defer { unlink(path) }
-        let r = try run([path, "--brief"])
+        let r = try await run([path, "--brief"])
         #expect(r.code == .success)
         #expect(r.out.contains("     2 "))
         #expect(r.out.contains("Summary: 2 packets"))
         #expect(r.err.contains("offset"))
     }
 
-    @Test func usageErrorsExitTwo() throws {
-        #expect(try run([]).code == .usage)
-        #expect(try run(["x", "--bogus"]).code == .usage)
-        #expect(try run(["x", "--filter", "handle=nope"]).code == .usage)
+    @Test func usageErrorsExitTwo() async throws {
+        let none = try await run([])
+        let bogus = try await run(["x", "--bogus"])
+        let badFilter = try await run(["x", "--filter", "handle=nope"])
+        #expect(none.code == .usage)
+        #expect(bogus.code == .usage)
+        #expect(badFilter.code == .usage)
     }
 
-    @Test func jsonSummaryMatchesTheCapture() throws {
+    @Test func jsonSummaryMatchesTheCapture() async throws {
         guard let path = SharedCaptures.path("smartwatch-android-dlt201.pcapng") else {
             print("skipped: ../shared/captures is absent (a fresh clone has no phone captures)")
             return
         }
-        let r = try run([path, "--json", "--filter", "att=notification"])
+        let r = try await run([path, "--json", "--filter", "att=notification"])
         #expect(r.code == .success)
         let lines = r.out.split(separator: "\n")
         #expect(lines.count == 277 + 1)

@@ -223,7 +223,7 @@ import Wire
 
     @Test func attFromALinkThatIsNotConnectedIsDropped() {
         let (host, fake) = readyHost()
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
         host.sendATT([0x52, 0x01, 0x00, 0x01], on: link)
         #expect(fake.aclSent.isEmpty)

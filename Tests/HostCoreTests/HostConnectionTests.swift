@@ -6,19 +6,18 @@ import Wire
 /// connect timeouts with LE Create Connection Cancel (§7.8.13), scanning around connection
 /// attempts, reconnection, and link state.
 @Suite struct HostConnectionTests {
+    /// A plan with no GATT work (the link is `.ready` once connected) and a reconnect policy.
     static func policy(_ max: Int? = nil) -> LinkPlan {
-        var plan = LinkPlan()
         var p = ReconnectPolicy()
         p.maximumAttempts = max
-        plan.reconnect = p
-        return plan
+        return .noGATT(reconnect: p)
     }
 
     @Test func onePendingCreateAtATimeWithThreeConnectsQueued() throws {
         let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
-        let a = host.connect(to: peer(1), at: 0)
-        let b = host.connect(to: peer(2), at: 0)
-        let c = host.connect(to: peer(3), at: 0)
+        let a = host.connect(to: peer(1), plan: .noGATT, at: 0)
+        let b = host.connect(to: peer(2), plan: .noGATT, at: 0)
+        let c = host.connect(to: peer(3), plan: .noGATT, at: 0)
         fake.run()
         #expect(fake.count(.leCreateConnection) == 1)
         #expect(host.pendingConnection == a)
@@ -50,9 +49,13 @@ import Wire
         #expect(fake.connections.map(\.0) == [a, b, c])
         #expect(fake.connections.map(\.1.handle) == [1, 2, 3])
         #expect(fake.connections.first?.1.interval == 36)
-        #expect(fake.linkStates(a) == [.queued, .initiating, .connected])
-        #expect(fake.linkStates(c) == [.queued, .initiating, .connected])
-        #expect(host.links.map(\.state) == [.connected, .connected, .connected])
+        // With nothing for GATT to do, each link is ready as soon as it is connected.
+        #expect(fake.linkStates(a) == [.queued, .initiating, .connected, .ready])
+        #expect(fake.linkStates(b) == [.queued, .initiating, .connected, .ready])
+        #expect(fake.linkStates(c) == [.queued, .initiating, .connected, .ready])
+        #expect(host.links.map(\.state) == [.ready, .ready, .ready])
+        #expect(fake.aclSent.isEmpty)
+        #expect(host.nextDeadline == nil)
         #expect(host.status(of: b)?.connection?.handle == 2)
         #expect(fake.violations.isEmpty)
     }
@@ -60,19 +63,20 @@ import Wire
     @Test func extendedCreateCompletedByLegacyConnectionComplete() throws {
         // Bumble: LE Extended Create Connection, then the legacy LE Connection Complete.
         let (host, fake) = readyHost()
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
         #expect(fake.opcodes == [.leExtendedCreateConnection])
         let create = try #require(fake.commands(LEExtendedCreateConnection.self).first)
         #expect(create.initiatingPHYs == .le1M)
         #expect(create.phys.first?.supervisionTimeout == 400)
         fake.connectionComplete(peer: peer(1), handle: 0x0001, kind: .legacy)
-        #expect(host.state(of: link) == .connected)
+        #expect(host.state(of: link) == .ready)
+        #expect(host.status(of: link)?.connection?.handle == 0x0001)
     }
 
     @Test func connectTimeoutCancelsAndEndsWithConnectTimeout() {
         let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
-        var plan = LinkPlan()
+        var plan = LinkPlan.noGATT
         plan.connectTimeout = HostDuration.seconds(3)
         fake.now = 100
         let link = host.connect(to: peer(1), plan: plan, at: 100)
@@ -98,14 +102,15 @@ import Wire
             $0.leFeatures = []
             $0.cancelProducesConnectionComplete = false
         })
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
         host.advanceTime(to: HostDuration.seconds(10))
         fake.run()
         #expect(fake.count(.leCreateConnectionCancel) == 1)
         // The connection was made just before the cancel arrived.
         fake.connectionComplete(peer: peer(1), handle: 0x0009)
-        #expect(host.state(of: link) == .connected)
+        #expect(host.state(of: link) == .ready)
+        #expect(host.status(of: link)?.connection?.handle == 0x0009)
         #expect(fake.connectFailures.isEmpty)
         #expect(host.pendingConnection == nil)
     }
@@ -117,7 +122,7 @@ import Wire
                                          $0.leFeatures = []
                                          $0.cancelProducesConnectionComplete = false
                                      })
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
         host.advanceTime(to: HostDuration.seconds(10))
         fake.run()
@@ -138,7 +143,7 @@ import Wire
         fake.run()
         #expect(fake.scanning)
         fake.clearRecord()
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
         // Create → 0x0C → scan disabled → create again.
         #expect(fake.opcodes == [.leCreateConnection, .leSetScanEnable, .leCreateConnection])
@@ -152,12 +157,12 @@ import Wire
         #expect(Array(fake.opcodes.suffix(2)) == [.leSetScanParameters, .leSetScanEnable])
         #expect(fake.scanning)
         #expect(fake.scanningEvents == [false, true])
-        #expect(host.state(of: link) == .connected)
+        #expect(host.state(of: link) == .ready)
         #expect(fake.violations.isEmpty)
 
         // Learned: the next connect pauses the scan first, without a 0x0C.
         fake.clearRecord()
-        host.connect(to: peer(2), at: 0)
+        host.connect(to: peer(2), plan: .noGATT, at: 0)
         fake.run()
         #expect(fake.opcodes == [.leSetScanEnable, .leCreateConnection])
     }
@@ -170,13 +175,13 @@ import Wire
         host.startScan(at: 0)
         fake.run()
         fake.clearRecord()
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
         #expect(fake.opcodes == [.leSetScanEnable, .leCreateConnection])
         fake.connectionComplete(peer: peer(1), handle: 0x0001)
         fake.run()
         #expect(fake.opcodes == [.leSetScanEnable, .leCreateConnection, .leSetScanParameters, .leSetScanEnable])
-        #expect(host.state(of: link) == .connected)
+        #expect(host.state(of: link) == .ready)
         #expect(host.isScanning)
     }
 
@@ -210,7 +215,14 @@ import Wire
 
     @Test func reconnectWithBackoffAfterADrop() {
         let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
-        let link = connectLink(host, fake, peer(1), handle: 0x0001, plan: Self.policy())
+        // The plan's one GATT step, Exchange MTU, is left unanswered: the link is up but not
+        // ready, so reaching ready does not reset the backoff until the test answers it.
+        var plan = Self.policy()
+        plan.mtu = 247
+        let link = connectLink(host, fake, peer(1), handle: 0x0001, plan: plan)
+        #expect(host.state(of: link) == .mtu)
+        // ATT_EXCHANGE_MTU_REQ (Core Spec v5.4 Vol 3, Part F, §3.4.2.1): 0x02, Client Rx MTU 247.
+        #expect(fake.l2capSent.map(\.payload) == [[0x02, 0xF7, 0x00]])
         fake.clearRecord()
         fake.now = HostDuration.seconds(100)
         fake.disconnectionComplete(handle: 0x0001, reason: .connectionTimeout)
@@ -228,16 +240,27 @@ import Wire
 
         // Same LinkID, new handle.
         fake.connectionComplete(peer: peer(1), handle: 0x0007)
-        #expect(host.state(of: link) == .connected)
+        #expect(host.state(of: link) == .mtu)
         #expect(host.status(of: link)?.connection?.handle == 0x0007)
         // A second drop before ready: the backoff doubles.
         fake.now = HostDuration.seconds(200)
         fake.disconnectionComplete(handle: 0x0007, reason: .connectionTimeout)
         #expect(host.nextDeadline == HostDuration.seconds(200) + HostDuration.milliseconds(500))
         #expect(host.status(of: link)?.attempts == 2)
-        // Reaching ready resets the count (the GATT session reports it).
-        host.deliver(.linkState(link, .ready))
+
+        // The third connection gets its Exchange MTU answered: reaching ready resets the count.
+        fake.now = HostDuration.seconds(200) + HostDuration.milliseconds(500)
+        host.advanceTime(to: fake.now)
+        fake.run()
+        fake.connectionComplete(peer: peer(1), handle: 0x0008)
+        #expect(host.state(of: link) == .mtu)
+        #expect(host.status(of: link)?.attempts == 2)
+        // ATT_EXCHANGE_MTU_RSP (§3.4.2.2): 0x03, Server Rx MTU 247.
+        fake.l2cap(handle: 0x0008, channel: 4, [0x03, 0xF7, 0x00])
+        #expect(host.state(of: link) == .ready)
+        #expect(host.status(of: link)?.mtu == 247)
         #expect(host.status(of: link)?.attempts == 0)
+        #expect(fake.violations.isEmpty)
     }
 
     @Test func userDisconnectDoesNotReconnect() throws {
@@ -249,20 +272,22 @@ import Wire
         let d = try #require(fake.commands(Disconnect.self).first)
         #expect(d.connectionHandle == 0x0001)
         #expect(d.reason == .remoteUserTerminatedConnection)
-        #expect(host.state(of: link) == .connected)
+        // Still up until the Disconnection Complete.
+        #expect(host.state(of: link) == .ready)
+        #expect(host.status(of: link)?.connection?.handle == 0x0001)
         fake.disconnectionComplete(handle: 0x0001, reason: .connectionTerminatedByLocalHost)
         #expect(fake.disconnections.map(\.2) == [false])
         #expect(host.state(of: link) == .disconnected)
         #expect(host.nextDeadline == nil)
         // Connecting again reuses the link.
-        #expect(host.connect(to: peer(1), at: 0) == link)
+        #expect(host.connect(to: peer(1), plan: .noGATT, at: 0) == link)
         #expect(host.state(of: link) == .initiating)
     }
 
     @Test func cancellingQueuedAndInitiatingConnects() {
         let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
-        let a = host.connect(to: peer(1), at: 0)
-        let b = host.connect(to: peer(2), at: 0)
+        let a = host.connect(to: peer(1), plan: .noGATT, at: 0)
+        let b = host.connect(to: peer(2), plan: .noGATT, at: 0)
         fake.run()
         host.cancelConnect(b, at: 0)
         #expect(fake.disconnections.first?.0 == b)
@@ -322,7 +347,7 @@ import Wire
 
     @Test func connectBeforeReadyWaitsForBringUp() {
         let (host, fake) = makeHost(controller: { $0.leFeatures = [] })
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         #expect(fake.sent.isEmpty)
         fake.bringUp()
         #expect(fake.opcodes.last == .leCreateConnection)
@@ -331,7 +356,7 @@ import Wire
 
     @Test func performOnALinkThatIsNotConnectedFails() {
         let (host, fake) = readyHost()
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         let op = host.perform(.read(handle: 3), on: link, at: 0)
         let missing = host.perform(.read(handle: 3), on: LinkID(rawValue: 99), at: 0)
         let results = fake.events.compactMap { e -> (OperationID, HostError?)? in
@@ -351,7 +376,7 @@ import Wire
             $0.leFeatures = []
             $0.answers[.leCreateConnection] = .silent
         })
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
         host.advanceTime(to: HostDuration.seconds(2))
         #expect(fake.connectFailures.first?.1 == .commandTimeout(.leCreateConnection))
@@ -381,7 +406,7 @@ import Wire
 
     @Test func cancelBeforeTheCommandStatusIsSentOnceItArrives() {
         let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         // The create is out, its Command Status not yet in.
         #expect(fake.unanswered.map(\.opcode) == [.leCreateConnection])
         host.cancelConnect(link, at: 0)
@@ -396,7 +421,7 @@ import Wire
     @Test func cancelOfACreateNotYetSentNeedsNoController() {
         let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
         fake.grantCredits(0)
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         #expect(host.state(of: link) == .initiating)
         host.cancelConnect(link, at: 0)
         #expect(host.state(of: link) == .disconnected)
@@ -407,7 +432,7 @@ import Wire
 
     @Test func connectionAsPeripheralIsDisconnected() throws {
         let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
-        let link = host.connect(to: peer(1), at: 0)
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
         fake.connectionComplete(peer: peer(5), handle: 0x0020, role: .peripheral)
         fake.run()
@@ -420,14 +445,15 @@ import Wire
     @Test func duplicateHandleIsIgnored() {
         let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
         let a = connectLink(host, fake, peer(1), handle: 0x0001)
-        let b = host.connect(to: peer(2), at: 0)
+        let b = host.connect(to: peer(2), plan: .noGATT, at: 0)
         fake.run()
         fake.clearRecord()
         fake.connectionComplete(peer: peer(2), handle: 0x0001)
         fake.run()
         #expect(fake.count(.disconnect) == 0)
         #expect(fake.hasWarning(containing: "already connected"))
-        #expect(host.state(of: a) == .connected)
+        #expect(host.state(of: a) == .ready)
+        #expect(host.status(of: a)?.connection?.peer == peer(1))
         #expect(host.state(of: b) == .initiating)
     }
 
@@ -444,7 +470,8 @@ import Wire
         host.advanceTime(to: HostDuration.seconds(11))
         #expect(host.state(of: link) == .waitingToReconnect)
         fake.connectionComplete(peer: peer(1), handle: 0x0002)
-        #expect(host.state(of: link) == .connected)
+        #expect(host.state(of: link) == .ready)
+        #expect(host.status(of: link)?.connection?.handle == 0x0002)
         #expect(host.status(of: link)?.reconnectAt == nil)
         #expect(host.nextDeadline == nil)
     }

@@ -1,5 +1,7 @@
 import Glibc
 import Testing
+import Capture
+import Wire
 @testable import Runtime
 
 @Suite struct AdapterSpecTests {
@@ -75,14 +77,47 @@ import Testing
         }
     }
 
-    @Test func replayIsNotALiveTransportYet() throws {
+    @Test func replayOfAMissingFileNamesIt() throws {
         do {
-            _ = try AdapterSpec.replay(path: "x.btsnoop").openTransport()
+            _ = try AdapterSpec.replay(path: "/nonexistent/x.btsnoop").openTransport()
             Issue.record("replay opened")
         } catch {
             guard case .unavailable(let message) = error else { Issue.record("\(error)"); return }
-            #expect(message.contains("replay:x.btsnoop"))
+            #expect(message.contains("replay:/nonexistent/x.btsnoop"))
         }
+    }
+
+    /// A recording's controller→host packets come out of the replay transport as an H4
+    /// stream, in order, then the stream ends; what the host writes is swallowed.
+    @Test func replayPlaysTheControllerSide() throws {
+        var file = BtsnoopFormat.fileHeader()
+        let events: [[UInt8]] = [[0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00], [0x0E, 0x04, 0x01, 0x01, 0x10, 0x00]]
+        try BtsnoopFormat.appendRecord(CaptureRecord(timestampMicros: 1_000_000, direction: .hostToController,
+                                                     packet: HCIPacket(type: .command, bytes: [0x03, 0x0C, 0x00])), to: &file)
+        for (i, e) in events.enumerated() {
+            try BtsnoopFormat.appendRecord(CaptureRecord(timestampMicros: 1_000_000 + Int64(i) * 20_000, direction: .controllerToHost,
+                                                         packet: HCIPacket(type: .event, bytes: e)), to: &file)
+        }
+        let path = "/tmp/rtstack-replay-\(getpid()).btsnoop"
+        let f = fopen(path, "wb")
+        _ = file.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+        fclose(f)
+        defer { unlink(path) }
+        let t = try AdapterSpec.replay(path: path).openTransport()
+        defer { t.close() }
+        try t.write([0x01, 0x03, 0x0C, 0x00])
+        var got: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let deadline = MonotonicClock.now() + 5_000_000_000
+        while MonotonicClock.now() < deadline {
+            do {
+                let n = try buffer.withUnsafeMutableBytes { try t.read(into: $0) }
+                if n > 0 { got += buffer[0..<n] } else { usleep(2000) }
+            } catch {
+                break   // end of stream
+            }
+        }
+        #expect(got == events.flatMap { [0x04] + $0 })
     }
 
     @Test func openingSerialSpecReachesTheDevice() {

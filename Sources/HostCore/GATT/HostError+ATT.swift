@@ -16,15 +16,6 @@ extension HostError {
         }
     }
 
-    /// `description` with the ATT error and request named, e.g. "ATT error Read Not
-    /// Permitted (0x02) for Read Request (0x0A) on handle 0x0003".
-    public var attDescription: String {
-        if case let .att(code, request, handle) = self {
-            return "ATT error \(ATTErrorCode(code)) for \(ATTOpcode(request)) on handle \(Hex.number(handle, width: 4))"
-        }
-        if case let .attTimeout(request) = self {
-            return "ATT \(ATTOpcode(request)) timed out after 30 s; the link can no longer be used for ATT"
-        }
-        return description
-    }
+    /// Kept for callers written before `description` named ATT errors itself.
+    public var attDescription: String { description }
 }

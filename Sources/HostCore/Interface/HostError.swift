@@ -29,19 +29,19 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .commandFailed(op, status):
-            return "command 0x\(hex(op.rawValue, 4)) failed: status 0x\(hex(status.rawValue, 2))"
+            return "\(op.description) failed: \(status.description)" + (status.hint.map { " — " + $0 } ?? "")
         case let .commandTimeout(op):
-            return "command 0x\(hex(op.rawValue, 4)) got no answer from the controller"
+            return "\(op.description) got no answer from the controller"
         case let .connectTimeout(addr):
             return "connecting to \(addr) timed out (device absent or not connectable); cancelled"
         case let .connectionFailed(status):
-            return "connection failed: status 0x\(hex(status.rawValue, 2))"
+            return "connection failed: \(status.description)"
         case let .disconnected(reason):
-            return "disconnected: reason 0x\(hex(reason.rawValue, 2))"
+            return "disconnected: \(reason.description)"
         case let .att(error, request, handle):
-            return "ATT error 0x\(hex(error, 2)) for request 0x\(hex(request, 2)) on handle 0x\(hex(handle, 4))"
+            return "ATT error \(ATTErrorCode(error)) for \(ATTOpcode(request)) on handle \(Hex.number(handle, width: 4))"
         case let .attTimeout(request):
-            return "ATT request 0x\(hex(request, 2)) timed out after 30 s; the link can no longer be used for ATT"
+            return "ATT \(ATTOpcode(request)) timed out after 30 s; the link can no longer be used for ATT"
         case let .protocolViolation(s):
             return "peer broke the protocol: \(s)"
         case let .notFound(s):

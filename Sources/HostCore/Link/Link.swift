@@ -21,6 +21,11 @@ final class Link {
     var reconnectAt: HostTime?
     /// The application asked for the disconnection: no reconnect follows it.
     var closing = false
+    /// A Disconnect for the current connection has been sent (by the application's wish or
+    /// because its GATT session failed). A second one would be redundant, and a controller may
+    /// refuse it while the first is under way (the host would then report a failed Disconnect),
+    /// so none is sent; the application's wish is still kept in `closing`.
+    var disconnectSent = false
 
     init(id: LinkID, peer: DeviceAddress, plan: LinkPlan, maximumPayload: Int) {
         self.id = id

@@ -1,7 +1,7 @@
 extension AdapterSpec {
     /// Opens the transport this spec names, ready to hand to `EventLoop.start`.
     ///
-    /// HCI sockets and capture replay parse today but open in later work; they throw
+    /// HCI sockets parse today but open in later work; they throw
     /// `TransportError.unavailable` with a sentence saying what to use instead.
     public func openTransport(
         connectTimeout: UInt64 = TCPTransport.defaultConnectTimeout
@@ -15,8 +15,7 @@ extension AdapterSpec {
             throw .unavailable(
                 "HCI socket adapters (hci\(index)) are not available yet in this build; use tcp:HOST:PORT or a serial port")
         case .replay(let path):
-            throw .unavailable(
-                "capture replay (replay:\(path)) is not available as a live adapter yet in this build; use tcp:HOST:PORT or a serial port")
+            return try ReplayTransport(path: path)
         }
     }
 }

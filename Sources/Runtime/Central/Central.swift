@@ -21,7 +21,7 @@ public final class Central: Sendable {
 
     /// Opens the adapter, brings the controller up and returns once it is ready.
     public static func open(_ adapter: AdapterSpec, configuration: HostConfiguration,
-                            sinks: [any PacketSinkFactory] = []) async throws -> Central {
+                            sinks: [any PacketSinkFactory] = [], signals: SignalWatcher? = nil) async throws -> Central {
         let bridge = CentralBridge()
         var started: EventLoop<HostDriver>?
         let info: ControllerInfo = try await withCheckedThrowingContinuation { continuation in
@@ -29,7 +29,7 @@ public final class Central: Sendable {
             do throws(TransportError) {
                 // Opened here, so the transport never belongs to the calling task.
                 let transport = try adapter.openTransport()
-                started = try EventLoop<HostDriver>.start(name: "rtstack-loop", transport: transport) { context in
+                started = try EventLoop<HostDriver>.start(name: "rtstack-loop", transport: transport, signals: signals) { context in
                     HostDriver(context: context, configuration: configuration, tap: PacketTap.make(sinks),
                                application: bridge, at: MonotonicClock.now())
                 }
@@ -103,6 +103,18 @@ public final class Central: Sendable {
         }
         if !ok { continuation.finish() }
         return stream
+    }
+
+    /// Ends every stream the API handed out (scans, subscriptions); for Ctrl-C and deadlines.
+    public func endStreams() {
+        _ = onLoop { _, bridge in bridge.endStreams() }
+    }
+
+    /// Whether Ctrl-C (or `endStreams`) has ended the streams.
+    public func wasInterrupted() async -> Bool {
+        await withCheckedContinuation { c in
+            if !onLoop({ _, bridge in c.resume(returning: bridge.interrupted) }) { c.resume(returning: true) }
+        }
     }
 
     /// Warnings the host raised so far (malformed input, unexpected packets).

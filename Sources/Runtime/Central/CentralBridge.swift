@@ -21,6 +21,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     var linkEvents: [UInt64: AsyncStream<LinkEvent>.Continuation] = [:]
     var warnings: [HostWarning] = []
     var closed = false
+    var interrupted = false
 
     /// Link-level happenings for applications that follow links (the CLI's `subscribe`).
     enum LinkEvent: Sendable {
@@ -113,5 +114,22 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         linkEvents = [:]
     }
 
-    func shutdownRequested(at now: HostTime) -> Bool { true }
+    /// Ends every stream (scans, subscriptions, link events) so that code iterating them moves
+    /// on to its clean-up; used for Ctrl-C and for `--duration`.
+    func endStreams() {
+        interrupted = true
+        for c in scans.values { c.finish() }
+        scans = [:]
+        for per in subscribers.values { for list in per.values { for c in list { c.finish() } } }
+        subscribers = [:]
+        for c in linkEvents.values { c.finish() }
+        linkEvents = [:]
+    }
+
+    /// First Ctrl-C: streams end and the command disconnects cleanly; the loop keeps running
+    /// until `Central.close()`.
+    func shutdownRequested(at now: HostTime) -> Bool {
+        endStreams()
+        return false
+    }
 }

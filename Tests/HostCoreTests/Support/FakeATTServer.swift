@@ -67,6 +67,20 @@ final class FakeATTServer {
         self.init(attributes: b.attributes)
     }
 
+    /// A new connection to the same peer: the bearer starts over (ATT_MTU 23, nothing in
+    /// flight, nothing waiting for the old connection) and, as for a client that is not bonded,
+    /// every Client Characteristic Configuration is back to 0 (Vol 3, Part G, §3.3.3.3). The
+    /// database and the misbehaviour settings stay.
+    func newConnection() {
+        mtu = 23
+        outstanding = false
+        outbox.removeAll()
+        preparedWrites.removeAll()
+        for i in attributes.indices where attributes[i].type == .clientCharacteristicConfiguration {
+            attributes[i].value = [0, 0]
+        }
+    }
+
     func replaceAttributes(_ new: [Attribute]) {
         attributes = new.sorted { $0.handle < $1.handle }
     }

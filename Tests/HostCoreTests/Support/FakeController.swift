@@ -67,6 +67,18 @@ final class FakeController: HostSink {
     private var creditsLeft = 1
     /// Off: ACL packets are only counted, not copied into the record (allocation measurements).
     var recordsACL = true
+    /// Off: notifications are tallied in `notificationTally` instead of stored in `events`, so
+    /// that recording them allocates nothing (allocation measurements).
+    var recordsNotifications = true
+    /// What arrived per link while `recordsNotifications` was off.
+    private(set) var notificationTally: [LinkID: NotificationTally] = [:]
+
+    struct NotificationTally: Equatable {
+        var count = 0
+        var handles: Set<UInt16> = []
+        /// Sum of every value byte, to check content without keeping it.
+        var valueByteSum = 0
+    }
 
     var aclInFlightTotal: Int { aclInFlight.values.reduce(0, +) }
     var opcodes: [HCIOpcode] { commands.map(\.opcode) }
@@ -122,6 +134,12 @@ final class FakeController: HostSink {
     }
 
     func deliver(_ event: HostEvent) {
+        if !recordsNotifications, case let .notification(link, handle, value) = event {
+            notificationTally[link, default: NotificationTally()].count += 1
+            notificationTally[link, default: NotificationTally()].handles.insert(handle)
+            for byte in value { notificationTally[link, default: NotificationTally()].valueByteSum += Int(byte) }
+            return
+        }
         events.append(event)
     }
 
@@ -413,10 +431,11 @@ func readyHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
     return (host, fake)
 }
 
-/// Connects `peer` on handle `handle` through the fake (create sent, completion given).
+/// Connects `peer` on handle `handle` through the fake (create sent, completion given). The
+/// default plan does no GATT work, so the link is `.ready` on return and no ATT PDU was sent.
 @discardableResult
 func connectLink(_ host: Host, _ fake: FakeController, _ address: DeviceAddress, handle: UInt16,
-                 plan: LinkPlan = LinkPlan()) -> LinkID {
+                 plan: LinkPlan = .noGATT) -> LinkID {
     let id = host.connect(to: address, plan: plan, at: fake.now)
     fake.run()
     fake.connectionComplete(peer: address, handle: handle)

@@ -18,7 +18,15 @@ enum GATTFixtures {
     ///                     0012/0013 2A39 Heart Rate Control Point (write)
     /// 0014 primary 180F ─ 0015/0016 2A19 Battery Level (read, notify), 0017 CCCD
     /// ```
-    static func heartRateServer(hash: [UInt8] = GATTFixtures.hash) -> FakeATTServer {
+    ///
+    /// With `deviceInformation` (a firmware update, say), a Device Information service sits
+    /// between GATT and Heart Rate, and everything from Heart Rate on moves by 3 handles:
+    ///
+    /// ```
+    /// 000C primary 180A ─ 000D/000E 2A29 Manufacturer Name String (read)
+    /// 000F primary 180D ─ 0010/0011 2A37 Heart Rate Measurement (notify), 0012 CCCD …
+    /// ```
+    static func heartRateServer(hash: [UInt8] = GATTFixtures.hash, deviceInformation: Bool = false) -> FakeATTServer {
         FakeATTServer { b in
             b.service(.genericAccessService) { s in
                 s.characteristic(.deviceName, .read, value: Array("rtstack HR".utf8))
@@ -27,6 +35,11 @@ enum GATTFixtures {
             b.service(.genericAttributeService) { s in
                 s.characteristic(.serviceChanged, .indicate, value: [0, 0, 0, 0], cccd: true)
                 s.characteristic(.databaseHash, .read, value: hash)
+            }
+            if deviceInformation {
+                b.service(.deviceInformation) { s in
+                    s.characteristic(.manufacturerNameString, .read, value: Array("rtstack".utf8))
+                }
             }
             b.service(BluetoothUUID(0x180D)) { s in
                 s.characteristic(BluetoothUUID(0x2A37), .notify, value: [0x00, 0x48], cccd: true)
@@ -75,7 +88,9 @@ enum GATTFixtures {
     static let thingyTemperature = thingy(0x0201)
     static let thingyEnvironment = thingy(0x0200)
 
-    static func thingyServer() -> FakeATTServer {
+    /// With `extraConfiguration` (newer firmware), the first vendor service has one more
+    /// characteristic (EF680108), so every handle after it moves by 2.
+    static func thingyServer(extraConfiguration: Bool = false) -> FakeATTServer {
         FakeATTServer { b in
             b.service(.genericAccessService) { s in
                 s.characteristic(.deviceName, [.read, .write], value: Array("Thingy".utf8))
@@ -87,6 +102,7 @@ enum GATTFixtures {
             }
             b.service(thingy(0x0100)) { s in
                 for c: UInt16 in 0x0101...0x0107 { s.characteristic(thingy(c), [.read, .write], value: [1, 2, 3]) }
+                if extraConfiguration { s.characteristic(thingy(0x0108), [.read, .write], value: [0]) }
             }
             b.service(thingy(0x0200)) { s in
                 for c: UInt16 in 0x0201...0x0205 { s.characteristic(thingy(c), .notify, value: [0, 0], cccd: true) }
@@ -112,6 +128,34 @@ enum GATTFixtures {
             }
             b.service(BluetoothUUID(0xFE59)) { s in
                 s.characteristic(BluetoothUUID(high: 0x8EC9_0003_F315_4F60, low: 0x9FB8_8383_0DAE_A50E), [.write, .indicate], cccd: true)
+            }
+        }
+    }
+
+    /// A Running Speed and Cadence sensor (Bluetooth SIG RSCS 1.0): GAP, GATT with Service
+    /// Changed but no Database Hash, and RSCS.
+    ///
+    /// ```
+    /// 0001 primary 1800 ─ 0002/0003 2A00 Device Name (read)
+    /// 0004 primary 1801 ─ 0005/0006 2A05 Service Changed (indicate), 0007 CCCD
+    /// 0008 primary 1814 ─ 0009/000A 2A53 RSC Measurement (notify), 000B CCCD
+    ///                     000C/000D 2A54 RSC Feature (read)
+    ///                     000E/000F 2A5D Sensor Location (read)
+    ///                     0010/0011 2A55 SC Control Point (write, indicate), 0012 CCCD
+    /// ```
+    static func runningSpeedAndCadenceServer() -> FakeATTServer {
+        FakeATTServer { b in
+            b.service(.genericAccessService) { s in
+                s.characteristic(.deviceName, .read, value: Array("rtstack RSC".utf8))
+            }
+            b.service(.genericAttributeService) { s in
+                s.characteristic(.serviceChanged, .indicate, value: [0, 0, 0, 0], cccd: true)
+            }
+            b.service(.runningSpeedAndCadence) { s in
+                s.characteristic(.rscMeasurement, .notify, value: [0, 0, 0, 0], cccd: true)
+                s.characteristic(.rscFeature, .read, value: [0x03, 0x00])
+                s.characteristic(BluetoothUUID(0x2A5D), .read, value: [0x01])
+                s.characteristic(.scControlPoint, [.write, .indicate], cccd: true)
             }
         }
     }
