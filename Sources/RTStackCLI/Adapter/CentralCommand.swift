@@ -108,7 +108,6 @@ struct CentralCommand {
 
     static func hint(for e: HostError) -> String? {
         switch e {
-        case .att: return e.attDescription
         case .connectTimeout: return "is the device on, advertising and in range? (rtstack scan shows what is advertising)"
         default: return nil
         }

@@ -8,14 +8,15 @@ import Wire
 enum ScanCommand {
     static let spec = CommandSpec(
         name: "scan",
-        usage: "rtstack scan --adapter ADAPTER [--duration SECONDS] [--passive] [--service UUID] [--name TEXT] [--address ADDR] [--json]",
+        usage: "rtstack scan --adapter ADAPTER [--duration SECONDS] [--passive] [--service UUID] [--name TEXT] [--device ADDR] [--json]",
         summary: "List advertising devices (names, RSSI, services, manufacturer data).",
         options: AdapterOptions.specs + [
             .init("duration", value: "SECONDS", "stop after this long (default: until Ctrl-C)"),
             .init("passive", "passive scanning (no scan requests, so no scan responses)"),
             .init("service", value: "UUID", repeatable: true, "only devices advertising this service (180D, EF680100-…)"),
             .init("name", value: "TEXT", "only devices whose name contains TEXT"),
-            .init("address", value: "ADDR", "only this device"),
+            // Not --address: that is the adapter option for the own address.
+            .init("device", value: "ADDR", "only this device"),
             .init("json", "JSON Lines: a \"device\" object when a device appears or changes"),
         ])
 
@@ -28,9 +29,9 @@ enum ScanCommand {
             filter.services.append(u)
         }
         filter.name = args.value("name")
-        if let a = args.value("address") {
+        if let a = args.value("device") {
             guard let b = BDAddress(string: a.split(separator: "/").first.map(String.init) ?? a) else {
-                throw UsageError("--address \(a): not an address like AA:BB:CC:DD:EE:FF")
+                throw UsageError("--device \(a): not an address like AA:BB:CC:DD:EE:FF")
             }
             filter.address = b
         }
