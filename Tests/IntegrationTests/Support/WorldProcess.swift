@@ -8,6 +8,8 @@ struct WorldDevice: Sendable {
     var address: String
     var addressType: String
     var kind: String
+    /// The name it advertises (nil for the nameless distractors).
+    var localName: String?
     var notify: [String]
 
     init?(_ j: JSONValue) {
@@ -16,6 +18,7 @@ struct WorldDevice: Sendable {
         address = a
         addressType = j["address_type"]?.string ?? "random"
         kind = k
+        localName = j["local_name"]?.string
         notify = j["notify"]?.array?.compactMap(\.string) ?? []
     }
 }
