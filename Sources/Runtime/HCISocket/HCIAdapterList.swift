@@ -1,4 +1,3 @@
-import CBluetooth
 import Glibc
 import Wire
 
@@ -56,7 +55,7 @@ public enum HCIAdapters {
         let managed = indexes.isEmpty ? nil : ManagementIndexList.managedIndexes()
         var out: [HCIAdapterInfo] = []
         for index in indexes.sorted() {
-            let info: hci_dev_info
+            let info: HCIDeviceInfo
             do throws(HCISocketError) {
                 info = try control.deviceInfo(index)
             } catch where error.errno == ENODEV {
@@ -65,7 +64,7 @@ public enum HCIAdapters {
             // A user channel powers the controller (HCI_UP) while the management interface
             // leaves the adapter out of its lists; an adapter still in setup is down.
             let held = managed.map { info.isUp && !$0.contains(index) }
-            out.append(HCIAdapterInfo(index: index, name: info.deviceName.isEmpty ? "hci\(index)" : info.deviceName,
+            out.append(HCIAdapterInfo(index: index, name: info.name.isEmpty ? "hci\(index)" : info.name,
                                       address: info.address, isUp: info.isUp, heldByUserChannel: held,
                                       bus: info.type & 0x0F))
         }

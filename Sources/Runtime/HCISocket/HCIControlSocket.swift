@@ -1,4 +1,3 @@
-import CBluetooth
 import Glibc
 import Wire
 
@@ -10,7 +9,7 @@ struct HCIControlSocket: ~Copyable {
 
     /// Fails with EAFNOSUPPORT on a kernel without Bluetooth.
     init(index: UInt16?) throws(HCISocketError) {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+        let fd = LinuxBluetoothABI.hciSocket()
         guard fd >= 0 else { throw HCISocketError(index: index, operation: .socket, errno: currentErrno) }
         self.fd = fd
     }
@@ -18,37 +17,51 @@ struct HCIControlSocket: ~Copyable {
     deinit { FileDescriptorFlags.closeIgnoringErrors(fd) }
 
     /// HCIGETDEVINFO for one adapter.
-    func deviceInfo(_ index: UInt16) throws(HCISocketError) -> hci_dev_info {
-        var info = hci_dev_info()
-        info.dev_id = index
-        guard rtstack_hci_get_dev_info(fd, &info) == 0 else {
+    func deviceInfo(_ index: UInt16) throws(HCISocketError) -> HCIDeviceInfo {
+        typealias L = LinuxBluetoothABI.DevInfo
+        var raw = [UInt8](repeating: 0, count: L.size)
+        raw[L.devID] = UInt8(index & 0xFF)
+        raw[L.devID + 1] = UInt8(index >> 8)
+        let rc = raw.withUnsafeMutableBytes { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return ioctl(fd, LinuxBluetoothABI.hciGetDevInfo, base)
+        }
+        guard rc == 0 else {
             let code = currentErrno
             throw HCISocketError(index: index, operation: .deviceInfo, errno: code,
                                  present: code == ENODEV ? HCIAdapterDirectory.names() : [])
         }
-        return info
+        return HCIDeviceInfo(raw: raw)
     }
 
     /// HCIGETDEVLIST: the indexes of every registered adapter, in the kernel's order.
     func deviceIndexes() throws(HCISocketError) -> [UInt16] {
+        typealias L = LinuxBluetoothABI.DevList
         let capacity = 64
-        var ids = [UInt16](repeating: 0, count: capacity)
-        var flags = [UInt32](repeating: 0, count: capacity)
-        let count = rtstack_hci_get_dev_list(fd, &ids, &flags, Int32(capacity))
-        guard count >= 0 else { throw HCISocketError(index: nil, operation: .deviceInfo, errno: currentErrno) }
-        return Array(ids.prefix(Int(count)))
+        var raw = [UInt8](repeating: 0, count: L.headerSize + capacity * L.entrySize)
+        raw[0] = UInt8(capacity)
+        let rc = raw.withUnsafeMutableBytes { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return ioctl(fd, LinuxBluetoothABI.hciGetDevList, base)
+        }
+        guard rc == 0 else { throw HCISocketError(index: nil, operation: .deviceInfo, errno: currentErrno) }
+        let count = min(Int(UInt16(raw[0]) | UInt16(raw[1]) << 8), capacity)
+        return (0..<count).map { i in
+            let o = L.headerSize + i * L.entrySize
+            return UInt16(raw[o]) | UInt16(raw[o + 1]) << 8
+        }
     }
 
     /// HCIDEVDOWN (needs CAP_NET_ADMIN; EBUSY while a user channel holds the adapter).
     func takeDown(_ index: UInt16) throws(HCISocketError) {
-        guard rtstack_hci_ioctl_index(fd, rtstack_ioctl_HCIDEVDOWN(), Int32(index)) == 0 else {
+        guard ioctl(fd, LinuxBluetoothABI.hciDevDown, CInt(index)) == 0 else {
             throw HCISocketError(index: index, operation: .takeDown, errno: currentErrno)
         }
     }
 
     /// HCIDEVUP; EALREADY (someone else, e.g. bluetoothd, was quicker) counts as success.
     func bringUp(_ index: UInt16) throws(HCISocketError) {
-        guard rtstack_hci_ioctl_index(fd, rtstack_ioctl_HCIDEVUP(), Int32(index)) == 0 else {
+        guard ioctl(fd, LinuxBluetoothABI.hciDevUp, CInt(index)) == 0 else {
             let code = currentErrno
             if code == EALREADY { return }
             throw HCISocketError(index: index, operation: .bringUp, errno: code)
@@ -56,22 +69,29 @@ struct HCIControlSocket: ~Copyable {
     }
 }
 
-extension hci_dev_info {
-    /// HCI_UP in the legacy device flags (bit 0 of `flags`; the kernel clears it while the
-    /// adapter is only powered for its auto-off grace period).
-    var isUp: Bool { flags & (1 << UInt32(HCI_UP)) != 0 }
-
-    /// The controller's public address (BD_ADDR), zero when it has none.
-    var address: BDAddress {
-        withUnsafeBytes(of: bdaddr.b) { raw in BDAddress(littleEndian: Array(raw)[...]) ?? BDAddress.zero }
-    }
-
+/// The fields of `struct hci_dev_info` that rtstack reads.
+struct HCIDeviceInfo {
     /// The kernel's name for the adapter ("hci0").
-    var deviceName: String {
-        withUnsafeBytes(of: name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+    let name: String
+    /// The controller's public address (BD_ADDR), zero when it has none.
+    let address: BDAddress
+    /// Legacy device flags (HCI_UP …). The kernel clears HCI_UP while the adapter is only
+    /// powered for its auto-off grace period.
+    let flags: UInt32
+    /// Bus (low nibble) and controller type.
+    let type: UInt8
+
+    init(raw: [UInt8]) {
+        typealias L = LinuxBluetoothABI.DevInfo
+        let nameBytes = raw[L.name..<(L.name + L.nameLength)].prefix { $0 != 0 }
+        name = String(decoding: nameBytes, as: UTF8.self)
+        address = BDAddress(littleEndian: raw[L.bdaddr..<(L.bdaddr + 6)]) ?? .zero
+        flags = UInt32(raw[L.flags]) | UInt32(raw[L.flags + 1]) << 8 | UInt32(raw[L.flags + 2]) << 16
+            | UInt32(raw[L.flags + 3]) << 24
+        type = raw[L.type]
     }
+
+    var isUp: Bool { flags & LinuxBluetoothABI.flagUp != 0 }
 }
 
 /// /sys/class/bluetooth: the adapters the kernel registered, by name.

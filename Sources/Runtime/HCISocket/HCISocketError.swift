@@ -1,4 +1,3 @@
-import CBluetooth
 import Glibc
 
 /// Why an HCI socket adapter (`hciN`) could not be opened or used, with the fix in the message.
@@ -67,7 +66,7 @@ public struct HCISocketError: Error, Sendable, Hashable, CustomStringConvertible
             return "\(subject): permission denied (\(code)) while trying to \(operation.rawValue): the HCI user channel "
                 + "needs CAP_NET_ADMIN and CAP_NET_RAW. Run as root, or grant them once: "
                 + "sudo setcap cap_net_admin,cap_net_raw+ep $(which rtstack)"
-        case rtstack_errno_ERFKILL():
+        case LinuxBluetoothABI.errnoRFKill:
             return "\(subject): the adapter is blocked by rfkill (\(code)); unblock it with 'rfkill unblock bluetooth'"
         default:
             return "\(subject): could not \(operation.rawValue): \(code)"
@@ -94,7 +93,7 @@ public struct HCISocketError: Error, Sendable, Hashable, CustomStringConvertible
         case ENETDOWN: return "ENETDOWN"
         case EOPNOTSUPP: return "EOPNOTSUPP"
         case ETIMEDOUT: return "ETIMEDOUT"
-        case rtstack_errno_ERFKILL(): return "ERFKILL"
+        case LinuxBluetoothABI.errnoRFKill: return "ERFKILL"
         default: return errnoName(code) ?? "errno \(code)"
         }
     }

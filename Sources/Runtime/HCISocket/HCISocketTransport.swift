@@ -1,4 +1,3 @@
-import CBluetooth
 import Glibc
 
 /// A Linux HCI socket bound to the adapter's user channel (`--adapter hciN`): rtstack owns the
@@ -56,28 +55,23 @@ public final class HCISocketTransport: HCITransport {
         let info = try control.deviceInfo(index)
         wasUp = info.isUp
         if wasUp {
+            // A user channel keeps the adapter up and out of the management index lists;
+            // HCIDEVDOWN would fail with EBUSY anyway, so say so before any notice.
+            if let managed = ManagementIndexList.managedIndexes(), !managed.contains(index) {
+                throw HCISocketError(index: index, operation: .bind, errno: EBUSY)
+            }
             notice("hci\(index) is up; taking it down for exclusive use (it is brought back up when rtstack exits)")
             try control.takeDown(index)
         }
 
-        let fd = socket(AF_BLUETOOTH,
-                        Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
-                        BTPROTO_HCI)
+        let fd = LinuxBluetoothABI.hciSocket(nonBlocking: true)
         guard fd >= 0 else {
             let error = HCISocketError(index: index, operation: .socket, errno: currentErrno)
             if wasUp { try? control.bringUp(index) }
             throw error
         }
-        var address = sockaddr_hci()
-        address.hci_family = sa_family_t(AF_BLUETOOTH)
-        address.hci_dev = index
-        address.hci_channel = UInt16(HCI_CHANNEL_USER)
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_hci>.size))
-            }
-        }
-        guard bound == 0 else {
+        let address = LinuxBluetoothABI.sockaddrHCI(device: index, channel: LinuxBluetoothABI.channelUser)
+        guard LinuxBluetoothABI.bind(fd, address: address) == 0 else {
             let code = currentErrno
             FileDescriptorFlags.closeIgnoringErrors(fd)
             if wasUp { try? control.bringUp(index) }

@@ -1,4 +1,3 @@
-import CBluetooth
 import Glibc
 
 /// The kernel's Bluetooth management interface (HCI_CHANNEL_CONTROL), used for one question:
@@ -19,19 +18,11 @@ enum ManagementIndexList {
     /// Indexes listed by both lists (configured and unconfigured), or nil when the management
     /// interface cannot be reached (old kernel, blocked by a security module, no answer).
     static func managedIndexes(timeoutMilliseconds: Int32 = 500) -> Set<UInt16>? {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+        let fd = LinuxBluetoothABI.hciSocket()
         guard fd >= 0 else { return nil }
         defer { FileDescriptorFlags.closeIgnoringErrors(fd) }
-        var address = sockaddr_hci()
-        address.hci_family = sa_family_t(AF_BLUETOOTH)
-        address.hci_dev = noIndex
-        address.hci_channel = UInt16(HCI_CHANNEL_CONTROL)
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_hci>.size))
-            }
-        }
-        guard bound == 0 else { return nil }
+        let address = LinuxBluetoothABI.sockaddrHCI(device: noIndex, channel: LinuxBluetoothABI.channelControl)
+        guard LinuxBluetoothABI.bind(fd, address: address) == 0 else { return nil }
         var result = Set<UInt16>()
         for opcode in [readIndexList, readUnconfiguredIndexList] {
             guard let indexes = request(fd: fd, opcode: opcode, timeoutMilliseconds: timeoutMilliseconds) else {
