@@ -108,4 +108,39 @@ import Wire
         #expect(info.busName == "uart")
         #expect(HCIAdapterInfo(index: 0, name: "hci0", address: .zero, isUp: true, heldByUserChannel: nil, bus: 0).busName == "virtual")
     }
+
+    /// `struct hci_dev_info` as the kernel fills it (offsets checked with offsetof against
+    /// BlueZ lib/hci.h: name 2, bdaddr 10, flags 16, type 20; 92 bytes).
+    @Test func deviceInfoParsesTheKernelLayout() {
+        var raw = [UInt8](repeating: 0xEE, count: LinuxBluetoothABI.DevInfo.size)
+        raw[0] = 0x01; raw[1] = 0x00                                     // dev_id 1
+        for (i, c) in Array("hci1".utf8).enumerated() { raw[2 + i] = c }
+        raw[6] = 0                                                       // NUL after "hci1"
+        raw[10..<16] = [0x01, 0x00, 0x01, 0x01, 0xAA, 0x00]              // 00:AA:01:01:00:01, wire order
+        raw[16..<20] = [0x05, 0x00, 0x00, 0x00]                          // HCI_UP | HCI_RUNNING
+        raw[20] = 0x00                                                   // HCI_VIRTUAL
+        let info = HCIDeviceInfo(raw: raw)
+        #expect(info.name == "hci1")
+        #expect(info.address.string == "00:AA:01:01:00:01")
+        #expect(info.isUp)
+        #expect(info.type == 0)
+        raw[16] = 0x04                                                   // HCI_RUNNING only
+        #expect(!HCIDeviceInfo(raw: raw).isUp)
+    }
+
+    /// `struct sockaddr_hci` { sa_family_t family = AF_BLUETOOTH (31); u16 dev; u16 channel }.
+    @Test func userChannelAddressBytes() {
+        #expect(LinuxBluetoothABI.sockaddrHCI(device: 2, channel: LinuxBluetoothABI.channelUser) == [31, 0, 2, 0, 1, 0])
+        #expect(LinuxBluetoothABI.sockaddrHCI(device: LinuxBluetoothABI.deviceNone, channel: LinuxBluetoothABI.channelControl)
+                == [31, 0, 0xFF, 0xFF, 3, 0])
+    }
+
+    /// _IOW('H', 201, int) = dir 1 << 30 | size 4 << 16 | 'H' << 8 | 201, and so on.
+    @Test func ioctlNumbersFollowTheIOCEncoding() {
+        func ioc(_ dir: UInt, _ nr: UInt) -> UInt { dir << 30 | 4 << 16 | 0x48 << 8 | nr }
+        #expect(LinuxBluetoothABI.hciDevUp == ioc(1, 201))
+        #expect(LinuxBluetoothABI.hciDevDown == ioc(1, 202))
+        #expect(LinuxBluetoothABI.hciGetDevList == ioc(2, 210))
+        #expect(LinuxBluetoothABI.hciGetDevInfo == ioc(2, 211))
+    }
 }
