@@ -239,7 +239,18 @@ static int hold_link(int index, const char *peer) {
     if (fd < 0) { perror("gatt-peripheral: socket"); return 1; }
     if (bind(fd, (struct sockaddr *)&local, sizeof local) < 0) { perror("gatt-peripheral: bind"); return 1; }
     if (connect(fd, (struct sockaddr *)&remote, sizeof remote) < 0) { perror("gatt-peripheral: connect"); return 1; }
-    fprintf(stderr, "gatt-peripheral: hci%d holds a link to %s\n", index, peer);
+    /* What a kernel-bearer central would read back: the L2CAP MTUs and the security level. */
+    uint16_t snd = 0, rcv = 0;
+    struct bt_security sec;
+    socklen_t len = sizeof snd;
+    memset(&sec, 0, sizeof sec);
+    getsockopt(fd, SOL_BLUETOOTH, BT_SNDMTU, &snd, &len);
+    len = sizeof rcv;
+    getsockopt(fd, SOL_BLUETOOTH, BT_RCVMTU, &rcv, &len);
+    len = sizeof sec;
+    getsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &sec, &len);
+    fprintf(stderr, "gatt-peripheral: hci%d holds a link to %s (BT_SNDMTU %u, BT_RCVMTU %u, BT_SECURITY level %u)\n",
+            index, peer, snd, rcv, sec.level);
     uint8_t buf[512];
     while (recv(fd, buf, sizeof buf, 0) > 0) {}
     fprintf(stderr, "gatt-peripheral: held link to %s ended\n", peer);

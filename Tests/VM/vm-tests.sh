@@ -103,6 +103,7 @@ gatt-peripheral -i 3 -c "$A2" 2>$T/hold.log &
 HOLD=$!
 for i in $(seq 1 30); do grep -q "holds a link" $T/hold.log && break; sleep 0.1; done
 grep -q "holds a link" $T/hold.log || { bad "hci3 holds a link to hci2" "-"; show $T/hold.log; }
+sed 's/^/    /' $T/hold.log
 sleep 0.5   # the kernel re-enables hci2's advertising after the link
 
 # Both peers at once: the run session connects, discovers, subscribes and decodes. btmon
