@@ -29,10 +29,12 @@ public final class HCISocketTransport: HCITransport {
     /// Writes a notice line to stderr, prefixed "rtstack: ".
     public static func standardErrorNotice(_ text: String) {
         // write(2) on descriptor 2: no stdio buffer shared with other threads.
-        var line = Array(("rtstack: " + text + "\n").utf8)
+        let line = Array(("rtstack: " + text + "\n").utf8)
         var offset = 0
         while offset < line.count {
-            let n = line.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+            let n = line.withUnsafeBytes { raw in
+                Glibc.write(2, UnsafeRawBufferPointer(rebasing: raw[offset...]).baseAddress, raw.count - offset)
+            }
             if n < 0 && currentErrno == EINTR { continue }
             if n <= 0 { return }
             offset += n
