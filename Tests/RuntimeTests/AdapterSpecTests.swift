@@ -70,13 +70,6 @@ import Wire
         #expect(message.hasSuffix("Accepted forms: \(AdapterSpec.acceptedForms)"))
     }
 
-    @Test func hciSocketIsNotAvailableYet() {
-        #expect(throws: TransportError.unavailable(
-            "HCI socket adapters (hci0) are not available yet in this build; use tcp:HOST:PORT or a serial port")) {
-            _ = try AdapterSpec.hciSocket(index: 0).openTransport()
-        }
-    }
-
     @Test func replayOfAMissingFileNamesIt() throws {
         do {
             _ = try AdapterSpec.replay(path: "/nonexistent/x.btsnoop").openTransport()

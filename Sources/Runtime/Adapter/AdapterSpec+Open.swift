@@ -1,8 +1,9 @@
 extension AdapterSpec {
     /// Opens the transport this spec names, ready to hand to `EventLoop.start`.
     ///
-    /// HCI sockets parse today but open in later work; they throw
-    /// `TransportError.unavailable` with a sentence saying what to use instead.
+    /// `hciN` takes the adapter's HCI user channel (`HCISocketTransport`); its failures come
+    /// back as `TransportError.unavailable` carrying the `HCISocketError` text, which names
+    /// the cause and the fix.
     public func openTransport(
         connectTimeout: UInt64 = TCPTransport.defaultConnectTimeout
     ) throws(TransportError) -> any HCITransport {
@@ -12,8 +13,11 @@ extension AdapterSpec {
         case .serial(let path, let baudRate, let flowControl):
             return try SerialTransport(path: path, baudRate: baudRate, flowControl: flowControl)
         case .hciSocket(let index):
-            throw .unavailable(
-                "HCI socket adapters (hci\(index)) are not available yet in this build; use tcp:HOST:PORT or a serial port")
+            do throws(HCISocketError) {
+                return try HCISocketTransport(index: index)
+            } catch {
+                throw .unavailable(error.description)
+            }
         case .replay(let path):
             return try ReplayTransport(path: path)
         }

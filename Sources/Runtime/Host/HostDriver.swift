@@ -16,6 +16,7 @@ public final class HostDriver: EventLoopDriver, HostSink {
     /// completion is handled. Reused, so queuing allocates nothing once warmed up.
     private var pending: [HostEvent] = []
     private var draining = false
+    private var packetBuffer: [UInt8] = []
     /// Bytes the framer could not make sense of (resynchronised over), for `rtstack info`.
     public private(set) var garbageBytes = 0
 
@@ -76,7 +77,11 @@ public final class HostDriver: EventLoopDriver, HostSink {
                 deliver(.warning(HostWarning("packet with unknown H4 type", bytes: Array(bytes))))
                 return
             }
-            let packet = HCIPacket(type: type, bytes: Array(bytes.dropFirst()))
+            // One reused buffer: after `drain()` nothing holds the previous packet, so refilling
+            // it allocates nothing (the no-allocation-per-notification rule holds here too).
+            packetBuffer.removeAll(keepingCapacity: true)
+            packetBuffer.append(contentsOf: bytes.dropFirst())
+            let packet = HCIPacket(type: type, bytes: packetBuffer[...])
             tap.pass(packet, .controllerToHost, at: now)
             host.receive(packet, at: now)
             drain()

@@ -1,0 +1,52 @@
+import Testing
+import Foundation
+import RTStackCLI
+
+/// `rtstack --adapter hci0` and `rtstack adapters` on a kernel without Bluetooth (the build
+/// machines'): the message names the cause and the module, and the exit status is 3.
+@Suite struct HCIAdapterCommandTests {
+    static let kernelLacksBluetooth: Bool = {
+        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue), 1)
+        if fd >= 0 { close(fd); return false }
+        return errno == EAFNOSUPPORT
+    }()
+
+    func run(_ args: [String]) async throws -> (code: ExitCode, out: String, err: String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rtstack-hci-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outPath = dir.appendingPathComponent("out").path
+        let errPath = dir.appendingPathComponent("err").path
+        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        let errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        let code = await RTStackCLI.run(args + ["--state-dir", dir.path],
+                                        console: Console(out: OutputStream(fd: outFD), err: OutputStream(fd: errFD)))
+        close(outFD)
+        close(errFD)
+        return (code, try String(contentsOfFile: outPath, encoding: .utf8), try String(contentsOfFile: errPath, encoding: .utf8))
+    }
+
+    @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth (scripts/vm-test covers it)"))
+    func sessionOnHCI0ExitsThreeNamingTheMissingKernelSupport() async throws {
+        let r = try await run(["--adapter", "hci0", "--duration", "1"])
+        #expect(r.code == .adapter)
+        #expect(r.code.rawValue == 3)
+        #expect(r.err.contains("hci0: no Bluetooth support in this kernel"), "\(r.err)")
+        #expect(r.err.contains("EAFNOSUPPORT"))
+        #expect(r.err.contains("modprobe bluetooth"))
+    }
+
+    @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth (scripts/vm-test covers it)"))
+    func scanOnHCI0ExitsThree() async throws {
+        let r = try await run(["scan", "--adapter", "hci0", "--duration", "1"])
+        #expect(r.code == .adapter)
+        #expect(r.err.contains("EAFNOSUPPORT"), "\(r.err)")
+    }
+
+    @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth (scripts/vm-test covers it)"))
+    func adaptersSaysNoKernelSupportAndExitsThree() async throws {
+        let code = await RTStackCLI.run(["adapters"], console: Console(out: OutputStream(fd: open("/dev/null", O_WRONLY)),
+                                                                       err: OutputStream(fd: open("/dev/null", O_WRONLY))))
+        #expect(code == .adapter)
+    }
+}
