@@ -88,8 +88,9 @@ import Wire
         let growth = peak - before
         #expect(records == copies * recordsPerCopy)
         #expect(size == 16 + copies * block.count)
-        // Streaming keeps a 64 KiB buffer and one record; loading the file would add its size.
-        #expect(growth < size / 4, "RSS grew by \(growth) bytes reading \(size) bytes")
+        // The whole process's RSS is shared with suites running in parallel, so it is only
+        // printed here; DissectorTests.DecodeMemoryTests checks constant memory in a child
+        // process of its own (`rtstack decode` on a large and a small capture).
         print("large capture: \(records) records, \(size >> 20) MiB in \(String(format: "%.3f", seconds)) s = "
               + "\(Int(Double(records) / seconds)) records/s, \(Int(Double(size) / seconds) >> 20) MiB/s, "
               + "RSS growth \(growth >> 10) KiB")
