@@ -29,6 +29,11 @@ public final class PacketDissector {
             index: index, timestampMicros: record.timestampMicros,
             relativeTime: Double(record.timestampMicros &- first) / 1_000_000,
             direction: record.direction, type: record.packet.type, bytes: record.packet.bytes)
+        if collectFields {
+            // Room for an advertising report's fields: growing step by step cost more than
+            // the fields themselves.
+            p.fields = FieldList(reservingText: 512, entries: 24)
+        }
         switch record.packet.type {
         case .command: dissectCommand(&p)
         case .event: dissectEvent(&p)
@@ -95,7 +100,7 @@ public final class PacketDissector {
                 if !value.summary.isEmpty { p.summary += ": " + value.summary }
                 if collectFields {
                     // The decoded return parameters replace the event's raw hex line.
-                    p.fields = FieldList()
+                    p.fields = FieldList(reservingText: 512, entries: 24)
                     p.fields.add("Num HCI command packets", String(cc.numHCICommandPackets))
                     p.fields.add("Command opcode", cc.commandOpcode.description)
                     p.fields.nested("Return parameters") { value.describeFields(into: &$0) }

@@ -90,9 +90,12 @@ enum DecodeCommand {
             let packet = dissector.dissect(record)
             if options.summaryOnly || !options.filter.accepts(packet) { continue }
             if options.json {
-                out.line(json.render(packet))
+                out.append(text: { line in
+                    json.render(packet, into: &line)
+                    line.append(byte: 0x0A)
+                })
             } else {
-                out.append { text.render(packet, into: &$0) }
+                out.append(text: { text.render(packet, into: &$0) })
             }
         }
         if let e = readError {

@@ -98,6 +98,17 @@ extension AdvertisingData {
         return s.map { ADLocalName.text(from: $0.data) }
     }
 
+    /// `localName` of `bytes` in one walk, without making an `AdvertisingData` (which checks
+    /// every structure for issues): each advertising report's headline shows the name.
+    static func localName(in bytes: ArraySlice<UInt8>) -> String? {
+        var shortened: ADStructure? = nil
+        for s in ADStructures(bytes) {
+            if s.type == .completeLocalName { return ADLocalName.text(from: s.data) }
+            if s.type == .shortenedLocalName, shortened == nil { shortened = s }
+        }
+        return shortened.map { ADLocalName.text(from: $0.data) }
+    }
+
     /// True when the only name present is a Shortened Local Name.
     public var isLocalNameShortened: Bool {
         first(.completeLocalName) == nil && first(.shortenedLocalName) != nil

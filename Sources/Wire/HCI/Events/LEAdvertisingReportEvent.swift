@@ -85,20 +85,30 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
     public var advertiser: DeviceAddress { DeviceAddress(address, type: addressType) }
 
     public var summary: String {
-        eventType.name + " " + advertiser.description + " " + EventFormat.dBmShort(rssi)
-            + " data " + EventFormat.plural(data.count, "byte")
-            + (AdvertisingData(data).localName.map { " " + quoted($0) } ?? "")
+        var t = TextBuffer(capacity: 80)
+        t.append(eventType.name)
+        t.append(byte: 0x20)
+        t.appendAddress(wireOrder: addressBytes)
+        t.append(addressType.isRandom ? "/random " : "/public ")
+        EventFormat.dBmShort(rssi, into: &t)
+        t.append(" data ")
+        EventFormat.plural(data.count, "byte", into: &t)
+        if let name = AdvertisingData.localName(in: data) {
+            t.append(byte: 0x20)
+            appendQuoted(name, to: &t)
+        }
+        return t.string
     }
 
     public func describeFields(into f: inout FieldList) {
-        f.add("Event type", eventType.description)
-        f.add("Address type", EventFormat.named(addressType.name, addressType.rawValue))
-        f.add("Address", LEConnectionText.address(address, addressType))
-        f.add("Data length", String(data.count))
+        f.add("Event type") { EventFormat.named(eventType.name, eventType.rawValue, into: &$0) }
+        f.add("Address type") { EventFormat.named(addressType.name, addressType.rawValue, into: &$0) }
+        f.add("Address") { $0.appendAddressWithKind(wireOrder: addressBytes, addressType) }
+        f.add("Data length") { $0.appendDecimal(data.count) }
         if !data.isEmpty {
-            f.add("Data", Hex.spaced(data))
+            f.add("Data") { $0.appendSpacedHex(data) }
             f.nested("Advertising data") { AdvertisingData(data).describeFields(into: &$0) }
         }
-        f.add("RSSI", EventFormat.dBm(rssi))
+        f.add("RSSI") { EventFormat.dBm(rssi, into: &$0) }
     }
 }
