@@ -37,9 +37,9 @@ public struct JSONRenderer: Sendable {
             JSONText.key("handle", into: &out)
             out.appendDecimal(Int(h))
         }
-        if !p.summary.isEmpty {
+        if !p.summaryText.isEmpty {
             JSONText.key("summary", into: &out)
-            JSONText.string(p.summary, into: &out)
+            p.summaryText.withUnsafeBufferPointer { JSONText.quoted($0, into: &out) }
         }
         JSONText.key("hex", into: &out)
         hex(p.bytes, into: &out)

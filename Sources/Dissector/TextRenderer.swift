@@ -43,21 +43,16 @@ public struct TextRenderer: Sendable {
             out.append(p.code)
             out.append(byte: 0x29)
         }
-        if !p.summary.isEmpty {
+        if !p.summaryText.isEmpty {
             out.append(": ")
-            out.append(p.summary)
+            out.append(p.summaryText)
         }
         out.append(byte: 0x0A)
         if showFields {
             p.fields.text.withUnsafeBufferPointer { text in
                 for s in p.fields.spans {
-                    out.appendSpaces(2 * (s.level + 4))
-                    out.append(bytes: UnsafeBufferPointer(rebasing: text[s.label]))
-                    if !s.value.isEmpty {
-                        out.append(": ")
-                        out.append(bytes: UnsafeBufferPointer(rebasing: text[s.value]))
-                    }
-                    out.append(byte: 0x0A)
+                    TextRenderer.fieldLine(indent: 2 * (s.level + 4), label: UnsafeBufferPointer(rebasing: text[s.label]),
+                                           value: UnsafeBufferPointer(rebasing: text[s.value]), into: &out)
                 }
             }
             if let a = p.att, let v = a.decodedValue {
@@ -78,6 +73,32 @@ public struct TextRenderer: Sendable {
         if hexDump {
             HexDump.append(p.bytes, indent: 8, to: &out)
         }
+    }
+
+    /// `indent` spaces, the label, `: ` and the value unless it is empty, a line end: written
+    /// in one piece, as field lines are most of the output.
+    static func fieldLine(indent: Int, label: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>,
+                          into out: inout TextBuffer) {
+        let length = indent + label.count + (value.isEmpty ? 0 : 2 + value.count) + 1
+        out.appendUninitialized(length) { line in
+            var o = indent
+            UnsafeMutableBufferPointer(rebasing: line[0..<indent]).update(repeating: 0x20)
+            copy(label, to: line, at: &o)
+            if !value.isEmpty {
+                line[o] = 0x3A
+                line[o + 1] = 0x20
+                o += 2
+                copy(value, to: line, at: &o)
+            }
+            line[o] = 0x0A
+        }
+    }
+
+    private static func copy(_ source: UnsafeBufferPointer<UInt8>, to line: UnsafeMutableBufferPointer<UInt8>, at o: inout Int) {
+        if let from = source.baseAddress, let to = line.baseAddress, source.count > 0 {
+            (to + o).update(from: from, count: source.count)
+        }
+        o += source.count
     }
 
     static func typeLabel(_ t: H4PacketType) -> String {

@@ -73,6 +73,9 @@ enum DecodeCommand {
             out.line("# \(path): \(reader.format)")
         }
         var readError: CaptureError? = nil
+        // One packet, refilled for each record: its buffers are reused.
+        var packet = DissectedPacket(index: 0, timestampMicros: 0, relativeTime: 0,
+                                     direction: .controllerToHost, type: .event, bytes: [])
         while true {
             let record: CaptureRecord?
             do {
@@ -87,7 +90,7 @@ enum DecodeCommand {
                 continue
             }
             guard let record else { break }
-            let packet = dissector.dissect(record)
+            dissector.dissect(record, into: &packet)
             if options.summaryOnly || !options.filter.accepts(packet) { continue }
             if options.json {
                 out.append(text: { line in

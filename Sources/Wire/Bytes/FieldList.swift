@@ -45,6 +45,13 @@ public struct FieldList: Sendable {
         spans.reserveCapacity(entryCapacity)
     }
 
+    /// Empties the list, keeping its memory for the next packet.
+    public mutating func removeAll() {
+        text.removeAll()
+        spans.removeAll(keepingCapacity: true)
+        level = 0
+    }
+
     public var isEmpty: Bool { spans.isEmpty }
     public var count: Int { spans.count }
 
@@ -118,4 +125,13 @@ public protocol FieldDescribing {
     /// One short phrase for the packet's headline, e.g. `"handle 0x0040 value 3 bytes"`.
     var summary: String { get }
     func describeFields(into fields: inout FieldList)
+    /// `summary`, appended to `text`. Types the dissector meets on most packets write it
+    /// directly (and derive `summary` from it); the others keep the default.
+    func appendSummary(to text: inout TextBuffer)
+}
+
+extension FieldDescribing {
+    public func appendSummary(to text: inout TextBuffer) {
+        text.append(summary)
+    }
 }

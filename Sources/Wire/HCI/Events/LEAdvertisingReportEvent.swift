@@ -22,8 +22,17 @@ public struct LEAdvertisingReportEvent: WireCodable, FieldDescribing, Hashable {
     }
 
     public var summary: String {
-        if reports.count == 1, let only = reports.first { return only.summary }
-        return EventFormat.plural(reports.count, "report")
+        var t = TextBuffer()
+        appendSummary(to: &t)
+        return t.string
+    }
+
+    public func appendSummary(to t: inout TextBuffer) {
+        if reports.count == 1, let only = reports.first {
+            only.appendSummary(to: &t)
+        } else {
+            EventFormat.plural(reports.count, "report", into: &t)
+        }
     }
 
     public func describeFields(into f: inout FieldList) {
@@ -85,7 +94,12 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
     public var advertiser: DeviceAddress { DeviceAddress(address, type: addressType) }
 
     public var summary: String {
-        var t = TextBuffer(capacity: 80)
+        var t = TextBuffer()
+        appendSummary(to: &t)
+        return t.string
+    }
+
+    public func appendSummary(to t: inout TextBuffer) {
         t.append(eventType.name)
         t.append(byte: 0x20)
         t.appendAddress(wireOrder: addressBytes)
@@ -97,7 +111,6 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
             t.append(byte: 0x20)
             appendQuoted(name, to: &t)
         }
-        return t.string
     }
 
     public func describeFields(into f: inout FieldList) {
