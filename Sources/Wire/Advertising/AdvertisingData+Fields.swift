@@ -130,8 +130,20 @@ extension AdvertisingData: FieldDescribing {
     }
 
     public func describeFields(into fields: inout FieldList) {
-        for s in self { s.describeFields(into: &fields) }
-        if let p = padding { fields.add("Padding", p.description) }
+        AdvertisingData.describeFields(of: bytes, into: &fields)
+    }
+
+    /// `AdvertisingData(bytes).describeFields(into:)` in one walk over the structures, the
+    /// issues gathered on the way: every advertising report's field list comes through here.
+    static func describeFields(of bytes: ArraySlice<UInt8>, into fields: inout FieldList) {
+        var walk = ADStructureIterator(bytes)
+        var issues: [ADIssue] = []
+        while let s = walk.next() {
+            s.describeFields(into: &fields)
+            if let error = s.problem { issues.append(.malformedStructure(offset: s.offset, type: s.type, error: error)) }
+        }
+        if let overrun = walk.overrun { issues.append(overrun) }
+        if let p = walk.padding { fields.add("Padding", p.description) }
         for issue in issues { fields.add("Issue", issue.description) }
     }
 }

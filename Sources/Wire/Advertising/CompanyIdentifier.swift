@@ -70,8 +70,6 @@ extension TextBuffer {
     /// The company's `description`: every manufacturer-data structure shows it twice.
     public mutating func append(_ company: CompanyIdentifier) {
         append(company.name ?? "Unknown")
-        append(" (")
-        appendHexNumber(company.rawValue, width: 4)
-        append(byte: 0x29)
+        appendParenthesizedHexNumber(company.rawValue, width: 4)
     }
 }

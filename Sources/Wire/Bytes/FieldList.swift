@@ -4,10 +4,13 @@
 /// layout lives next to its decoder; the dissector only arranges the lines. Building a
 /// `FieldList` is only done when someone asked to see fields, never on the host's data path.
 ///
-/// Labels and values are kept as UTF-8 in one buffer (`text`), with `spans` saying where each
-/// entry lies: the dissector builds a list for every packet it shows, and one buffer costs a
-/// couple of allocations per packet where a `String` pair per entry cost one or more each.
-/// Values can be written straight into the buffer (`add(_:value:)`).
+/// The entries are kept in one UTF-8 buffer (`text`) as the lines `rtstack decode` prints:
+/// `FieldList.indent(level)` spaces, the label, `: ` and the value (only the label when the
+/// value is empty), a line feed. The text view prints the buffer as it is, and other views
+/// find each label and value through `spans`. The dissector builds a list for every packet it
+/// shows: one buffer, reused from packet to packet, costs no allocation where a `String` pair
+/// per entry cost one or more each. Values can be written straight into the buffer
+/// (`add(_:value:)`).
 public struct FieldList: Sendable {
     public struct Entry: Sendable, Equatable {
         public var level: Int
@@ -15,19 +18,34 @@ public struct FieldList: Sendable {
         public var value: String
     }
 
-    /// Where one entry lies in `text`: the label is `labelStart..<valueStart`, the value
-    /// `valueStart..<valueEnd`.
+    /// Where one entry lies in `text`. Kept in four 32-bit numbers (the rest follows from the
+    /// line layout), so that the list of a busy packet stays small.
     public struct Span: Sendable, Equatable {
-        public var level: Int
-        public var labelStart: Int
-        public var valueStart: Int
-        public var valueEnd: Int
+        private let lineStart: Int32
+        private let labelEnd: Int32
+        /// Equal to `labelEnd` when the value is empty (the line has no `: ` then).
+        private let valueEnd: Int32
+        private let depth: Int32
 
-        @inlinable public var label: Range<Int> { labelStart..<valueStart }
-        @inlinable public var value: Range<Int> { valueStart..<valueEnd }
+        init(level: Int, lineStart: Int, labelEnd: Int, valueEnd: Int) {
+            self.depth = Int32(truncatingIfNeeded: level)
+            self.lineStart = Int32(truncatingIfNeeded: lineStart)
+            self.labelEnd = Int32(truncatingIfNeeded: labelEnd)
+            self.valueEnd = Int32(truncatingIfNeeded: valueEnd)
+        }
+
+        public var level: Int { Int(depth) }
+        public var label: Range<Int> { Int(lineStart) + FieldList.indent(level)..<Int(labelEnd) }
+        public var value: Range<Int> { valueEnd == labelEnd ? Int(labelEnd)..<Int(labelEnd) : Int(labelEnd) + 2..<Int(valueEnd) }
+        /// The whole line, indent and line feed included.
+        public var line: Range<Int> { Int(lineStart)..<Int(valueEnd) + 1 }
     }
 
-    /// Every label and value, back to back.
+    /// Spaces before a label at `level`: the decoder's field lines start eight columns in,
+    /// two more per level.
+    @inlinable public static func indent(_ level: Int) -> Int { 2 * (level + 4) }
+
+    /// Every entry's line, in order.
     public private(set) var text: TextBuffer
     public private(set) var spans: [Span]
     private var level = 0
@@ -57,28 +75,31 @@ public struct FieldList: Sendable {
 
     /// The entries as strings (for tests and callers that want values; renderers use `spans`).
     public var entries: [Entry] {
-        spans.map { s in
-            Entry(level: s.level, label: String(decoding: text.bytes[s.label], as: UTF8.self),
-                  value: String(decoding: text.bytes[s.value], as: UTF8.self))
+        text.withUnsafeBufferPointer { text in
+            spans.map { s in
+                Entry(level: s.level, label: String(decoding: text[s.label], as: UTF8.self),
+                      value: String(decoding: text[s.value], as: UTF8.self))
+            }
         }
     }
 
     public mutating func add(_ label: String, _ value: String) {
-        let labelStart = text.count
-        text.append(label)
-        let valueStart = text.count
-        text.append(value)
-        spans.append(Span(level: level, labelStart: labelStart, valueStart: valueStart, valueEnd: text.count))
+        add(label) { $0.append(value) }
     }
 
     /// Adds an entry whose value `write` appends to the buffer, so that numbers and hex need
     /// no `String` of their own.
     public mutating func add(_ label: String, value write: (inout TextBuffer) -> Void) {
-        let labelStart = text.count
-        text.append(label)
-        let valueStart = text.count
+        let lineStart = text.count
+        let labelEnd = text.appendLineStart(indent: FieldList.indent(level), label: label)
         write(&text)
-        spans.append(Span(level: level, labelStart: labelStart, valueStart: valueStart, valueEnd: text.count))
+        if text.count == labelEnd + 2 {
+            // No value: the line is just the label, without the `: ` written before it.
+            text.removeLast(2)
+        }
+        let valueEnd = text.count
+        text.append(byte: 0x0A)
+        spans.append(Span(level: level, lineStart: lineStart, labelEnd: labelEnd, valueEnd: valueEnd))
     }
 
     /// Fields added inside `body` are shown one level deeper (a report inside an event, an AD
@@ -101,22 +122,48 @@ public struct FieldList: Sendable {
 
     /// Appends another list one level below the current one.
     public mutating func append(_ other: FieldList) {
-        let shift = text.count
-        text.append(other.text)
-        for s in other.spans {
-            spans.append(Span(level: level + s.level, labelStart: s.labelStart + shift,
-                              valueStart: s.valueStart + shift, valueEnd: s.valueEnd + shift))
+        let base = level
+        for e in other.entries {
+            level = base + e.level
+            add(e.label, e.value)
         }
+        level = base
     }
 
     public func value(of label: String) -> String? {
         var label = label
         return label.withUTF8 { wanted in
-            for s in spans where text.bytes[s.label].elementsEqual(wanted) {
-                return String(decoding: text.bytes[s.value], as: UTF8.self)
+            text.withUnsafeBufferPointer { text in
+                for s in spans where text[s.label].elementsEqual(wanted) {
+                    return String(decoding: text[s.value], as: UTF8.self)
+                }
+                return nil
             }
-            return nil
         }
+    }
+}
+
+extension TextBuffer {
+    /// `indent` spaces, `label` and `: `, written in one piece (a field line's start: three
+    /// appends cost more than the bytes); returns where the label ends.
+    mutating func appendLineStart(indent: Int, label: String) -> Int {
+        if let end = label.utf8.withContiguousStorageIfAvailable({ appendLineStart(indent: indent, label: $0) }) {
+            return end
+        }
+        var label = label
+        return label.withUTF8 { appendLineStart(indent: indent, label: $0) }
+    }
+
+    @inline(__always)
+    private mutating func appendLineStart(indent: Int, label: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = indent + label.count + 2
+        let to = reserve(n)
+        to.update(repeating: 0x20, count: indent)
+        if let from = label.baseAddress { (to + indent).update(from: from, count: label.count) }
+        to[n - 2] = 0x3A
+        to[n - 1] = 0x20
+        used += n
+        return used - 2
     }
 }
 

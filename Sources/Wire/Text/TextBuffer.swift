@@ -1,74 +1,79 @@
-/// UTF-8 text built in a byte array, for the decoder's headlines and field values.
+/// UTF-8 text built in a byte buffer, for the decoder's headlines and field values.
 ///
 /// `rtstack decode` writes hundreds of thousands of lines a second. Building them from
 /// `String` pieces allocates and copies for every concatenation; appending bytes to one
 /// growing buffer does neither, and the buffer goes to the output as it is.
 ///
-/// The array is kept longer than the text (`storage[count...]` is spare room), so that an
-/// append is a bounds check and a copy: `Array.append(contentsOf:)` spends about a hundred
-/// instructions a call on generic bookkeeping, more than copying a typical label or value.
+/// The bytes live in memory of its own (`TextStorage`) rather than an `[UInt8]`: an append is
+/// then a capacity check, a uniqueness check and a copy, where `Array` spent about a hundred
+/// instructions of generic bookkeeping a call — more than copying a typical label or value.
+/// Copies share the memory until one of them is changed (copy on write, like `Array`).
 public struct TextBuffer: Sendable {
-    @usableFromInline var storage: [UInt8]
+    @usableFromInline var storage: TextStorage
     /// Length of the text, in bytes.
     @usableFromInline var used: Int
 
-    @inlinable public var count: Int { used }
-
     public init() {
-        storage = []
+        storage = TextStorage.empty
         used = 0
     }
 
     public init(capacity: Int) {
-        storage = [UInt8](repeating: 0, count: capacity)
+        storage = capacity > 0 ? TextStorage(capacity: capacity) : TextStorage.empty
         used = 0
     }
 
-    @inlinable public var isEmpty: Bool { count == 0 }
+    @inlinable public var count: Int { used }
+    @inlinable public var isEmpty: Bool { used == 0 }
 
-    /// The text's bytes.
-    public var bytes: ArraySlice<UInt8> { storage[0..<count] }
+    /// A copy of the text's bytes.
+    public var bytes: [UInt8] { withUnsafeBufferPointer { Array($0) } }
 
     @inlinable public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        let n = used
-        return try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<n])) }
+        try withExtendedLifetime(storage) { try body(UnsafeBufferPointer(start: storage.base, count: used)) }
     }
 
     /// The text as a `String`; allocates only when longer than a small string (15 bytes).
-    public var string: String { String(decoding: storage[0..<count], as: UTF8.self) }
+    public var string: String { withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
 
     /// Empties the text, keeping the memory for the next one.
     public mutating func removeAll() { used = 0 }
 
+    /// Drops the last `k` bytes (all of them when there are fewer).
+    public mutating func removeLast(_ k: Int) { used -= Swift.min(Swift.max(k, 0), used) }
+
+    /// Where the next `n` bytes go, after making sure they fit and the memory is not shared.
+    /// The caller writes them and adds `n` to `used`.
+    @inlinable mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if used + n > storage.capacity || !isKnownUniquelyReferenced(&storage) { makeRoom(used + n) }
+        return storage.base + used
+    }
+
+    /// Moves the text to memory of its own with room for `needed` bytes, doubling so that
+    /// appends stay amortised O(1).
+    @usableFromInline mutating func makeRoom(_ needed: Int) {
+        let grown = TextStorage(capacity: Swift.max(needed, 2 * storage.capacity, 64))
+        grown.base.update(from: storage.base, count: used)
+        storage = grown
+    }
+
     /// Grows by `n` bytes that `fill` writes, every one of them (for fixed-size pieces such as
     /// hex, written faster in place than appended byte by byte).
     @inlinable public mutating func appendUninitialized(_ n: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
-        let start = count
-        let end = start + n
-        if end > storage.count { grow(to: end) }
-        storage.withUnsafeMutableBufferPointer { buffer in
-            fill(UnsafeMutableBufferPointer(rebasing: buffer[start..<end]))
-        }
-        used = end
-    }
-
-    /// Makes room for at least `n` bytes, doubling so that appends stay amortised O(1).
-    @usableFromInline mutating func grow(to n: Int) {
-        let target = Swift.max(n, 2 * storage.count, 64)
-        storage.append(contentsOf: repeatElement(0, count: target - storage.count))
+        guard n > 0 else { return }
+        fill(UnsafeMutableBufferPointer(start: reserve(n), count: n))
+        used += n
     }
 
     @inlinable public mutating func append(byte: UInt8) {
-        if count == storage.count { grow(to: count + 1) }
-        storage[used] = byte
+        reserve(1).pointee = byte
         used += 1
     }
 
     @inlinable public mutating func append(bytes source: UnsafeBufferPointer<UInt8>) {
         guard let from = source.baseAddress, source.count > 0 else { return }
-        appendUninitialized(source.count) { to in
-            to.baseAddress?.update(from: from, count: source.count)
-        }
+        reserve(source.count).update(from: from, count: source.count)
+        used += source.count
     }
 
     public mutating func append(_ other: TextBuffer) {
@@ -86,7 +91,9 @@ public struct TextBuffer: Sendable {
 
     /// `n` spaces (none when `n` is not positive), for indentation and alignment.
     public mutating func appendSpaces(_ n: Int) {
-        if n > 0 { appendUninitialized(n) { $0.update(repeating: 0x20) } }
+        guard n > 0 else { return }
+        reserve(n).update(repeating: 0x20, count: n)
+        used += n
     }
 
     /// Decimal, `-` for negative values, as `String(v)` writes it.
@@ -95,17 +102,43 @@ public struct TextBuffer: Sendable {
         appendDecimal(magnitude: UInt64(v.magnitude))
     }
 
+    /// `appendDecimal(_:)` right-aligned with spaces in at least `width` characters.
+    public mutating func appendDecimal(_ v: Int, width: Int) {
+        if v >= 0 {
+            appendDecimal(magnitude: UInt64(v), width: width)
+            return
+        }
+        var length = 2
+        var x = v.magnitude
+        while x >= 10 { x /= 10; length += 1 }
+        appendSpaces(width - length)
+        appendDecimal(v)
+    }
+
     public mutating func appendDecimal(magnitude v: UInt64) {
+        appendDecimal(magnitude: v, width: 0)
+    }
+
+    /// `v` in decimal, right-aligned with spaces in at least `width` characters (the
+    /// headline's packet number and time), written in one piece.
+    public mutating func appendDecimal(magnitude v: UInt64, width: Int) {
         var digits = 1
         var x = v
-        while x >= 10 { x /= 10; digits += 1 }
-        appendUninitialized(digits) { buf in
-            var rest = v
-            for i in stride(from: digits - 1, through: 0, by: -1) {
-                buf[i] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
+        while x >= 10 { x /= 10; digits &+= 1 }
+        let n = Swift.max(digits, width)
+        let to = reserve(n)
+        var rest = v
+        var i = n &- 1
+        for _ in 0..<digits {
+            to[i] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            i &-= 1
         }
+        while i >= 0 {
+            to[i] = 0x20
+            i &-= 1
+        }
+        used += n
     }
 
     /// `0x` and at least `width` upper-case digits, as `Hex.number` writes it.
@@ -113,77 +146,127 @@ public struct TextBuffer: Sendable {
         let value = UInt64(truncatingIfNeeded: v)
         var digits = 1
         while digits < 16, value >> (4 * UInt64(digits)) != 0 { digits += 1 }
-        appendHexDigits(value, count: max(digits, min(width, 16)), Hex.upperDigits)
+        appendHexDigits(value, count: max(digits, min(width, 16)), upper: true)
+    }
+
+    /// ` (0x…)`: `appendHexNumber` in parentheses after a space, the way names show the
+    /// number they came from (`Success (0x00)`); written in one piece.
+    public mutating func appendParenthesizedHexNumber<T: BinaryInteger>(_ v: T, width: Int) {
+        let value = UInt64(truncatingIfNeeded: v)
+        var digits = 1
+        while digits < 16, value >> (4 * UInt64(digits)) != 0 { digits += 1 }
+        let n = max(digits, min(width, 16))
+        let to = reserve(n &+ 5)
+        to[0] = 0x20
+        to[1] = 0x28
+        writeHexDigits(value, count: n, upper: true, to: to + 2)
+        to[n &+ 4] = 0x29
+        used += n &+ 5
     }
 
     /// `0x` and exactly `width` lower-case digits, as `Hex.lowerNumber` writes it.
     public mutating func appendLowerHexNumber<T: BinaryInteger>(_ v: T, width: Int) {
-        appendHexDigits(UInt64(truncatingIfNeeded: v), count: min(max(width, 1), 16), Hex.digits)
+        appendHexDigits(UInt64(truncatingIfNeeded: v), count: min(max(width, 1), 16), upper: false)
     }
 
-    private mutating func appendHexDigits(_ value: UInt64, count n: Int, _ table: [UInt8]) {
-        appendUninitialized(n + 2) { buf in
-            table.withUnsafeBufferPointer { table in
-                buf[0] = 0x30
-                buf[1] = 0x78
-                var shift = 4 * UInt64(n - 1)
-                for i in 0..<n {
-                    buf[2 + i] = table[Int((value >> shift) & 0xF)]
-                    shift &-= 4
-                }
-            }
+    private mutating func appendHexDigits(_ value: UInt64, count n: Int, upper: Bool) {
+        let to = reserve(n &+ 2)
+        writeHexDigits(value, count: n, upper: upper, to: to)
+        used += n &+ 2
+    }
+
+    /// `0x` and the low `n` digits of `value` at `to`.
+    @inline(__always)
+    private func writeHexDigits(_ value: UInt64, count n: Int, upper: Bool, to: UnsafeMutablePointer<UInt8>) {
+        to[0] = 0x30
+        to[1] = 0x78
+        var v = value
+        var i = n &+ 1
+        while i >= 2 {
+            to[i] = TextBuffer.hexDigit(UInt8(truncatingIfNeeded: v), upper: upper)
+            v >>= 4
+            i &-= 1
         }
+    }
+
+    /// The ASCII digit of the low four bits of `v` (arithmetic: a table would be a lazily
+    /// initialised global, checked on every use).
+    @inline(__always) static func hexDigit(_ v: UInt8, upper: Bool = false) -> UInt8 {
+        let n = v & 0x0F
+        return n < 10 ? 0x30 &+ n : (upper ? 0x37 : 0x57) &+ n
     }
 
     /// Lower-case hex with one space between bytes, as `Hex.spaced` writes it.
     public mutating func appendSpacedHex(_ data: ArraySlice<UInt8>) {
-        let n = data.count * 3 - 1
-        guard n > 0 else { return }
-        appendUninitialized(n) { buf in
-            Hex.digits.withUnsafeBufferPointer { digits in
-                var i = 0
-                for b in data {
-                    if i > 0 { buf[i] = 0x20; i += 1 }
-                    buf[i] = digits[Int(b >> 4)]
-                    buf[i + 1] = digits[Int(b & 0x0f)]
-                    i += 2
-                }
-            }
-        }
+        appendHexPairs(data, separator: 0x20, HexPairs.lower)
     }
 
     /// Lower-case hex without separators, as `Hex.string` writes it.
     public mutating func appendCompactHex(_ data: ArraySlice<UInt8>) {
-        let n = data.count * 2
-        guard n > 0 else { return }
-        appendUninitialized(n) { buf in
-            Hex.digits.withUnsafeBufferPointer { digits in
-                var i = 0
-                for b in data {
-                    buf[i] = digits[Int(b >> 4)]
-                    buf[i + 1] = digits[Int(b & 0x0f)]
-                    i += 2
-                }
-            }
-        }
+        appendHexPairs(data, separator: nil, HexPairs.lower)
     }
-}
 
-extension TextBuffer {
     /// `AA:BB:CC:DD:EE:FF` from six bytes in wire order, as `BDAddress.string` writes it,
     /// without making a `BDAddress` (which copies the bytes into an array of its own).
     public mutating func appendAddress(wireOrder b: ArraySlice<UInt8>) {
-        appendUninitialized(17) { buf in
-            Hex.upperDigits.withUnsafeBufferPointer { digits in
-                var o = 0
-                for i in stride(from: 5, through: 0, by: -1) {
-                    let v = i < b.count ? b[b.startIndex + i] : 0
-                    buf[o] = digits[Int(v >> 4)]
-                    buf[o + 1] = digits[Int(v & 0xF)]
-                    if i > 0 { buf[o + 2] = 0x3A }
-                    o += i > 0 ? 3 : 2
-                }
+        var msbFirst: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &msbFirst) { out in
+            for i in 0..<6 where i < b.count { out[5 - i] = b[b.startIndex + i] }
+        }
+        withUnsafeBytes(of: msbFirst) { appendHexPairs($0.bindMemory(to: UInt8.self), separator: 0x3A, HexPairs.upper) }
+    }
+
+    private mutating func appendHexPairs(_ data: ArraySlice<UInt8>, separator: UInt8?, _ table: [UInt16]) {
+        data.withUnsafeBufferPointer { appendHexPairs($0, separator: separator, table) }
+    }
+
+    /// Two digits a byte from `table`, `separator` between bytes: the most frequent value of
+    /// all (every payload, advertising data and address), so written two digits a store.
+    private mutating func appendHexPairs(_ data: UnsafeBufferPointer<UInt8>, separator: UInt8?, _ table: [UInt16]) {
+        guard !data.isEmpty else { return }
+        let step = separator == nil ? 2 : 3
+        let n = data.count &* step &- (step &- 2)
+        // One byte of room more than written: every pair is followed by its separator, the
+        // last one's falling outside the text.
+        let to = UnsafeMutableRawPointer(reserve(n &+ 1))
+        table.withUnsafeBufferPointer { pairs in
+            var o = 0
+            for b in data {
+                to.storeBytes(of: pairs[Int(b)], toByteOffset: o, as: UInt16.self)
+                if let separator { to.storeBytes(of: separator, toByteOffset: o &+ 2, as: UInt8.self) }
+                o &+= step
             }
         }
+        used += n
     }
+}
+
+/// The two ASCII hex digits of every byte value, as one `UInt16` in memory order.
+enum HexPairs {
+    static let lower: [UInt16] = (0...255).map { pair(UInt8($0), upper: false) }
+    static let upper: [UInt16] = (0...255).map { pair(UInt8($0), upper: true) }
+
+    private static func pair(_ b: UInt8, upper: Bool) -> UInt16 {
+        let high = UInt16(TextBuffer.hexDigit(b >> 4, upper: upper))
+        let low = UInt16(TextBuffer.hexDigit(b, upper: upper))
+        // Memory order: the high digit first, whatever the byte order of the machine.
+        return (high | low << 8).littleEndian
+    }
+}
+
+/// The memory of a `TextBuffer`. Written only through a buffer that holds the only reference
+/// (copy on write), so sharing it between threads only ever reads it.
+@usableFromInline final class TextStorage: @unchecked Sendable {
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
+
+    /// Shared by every empty buffer, so that making one allocates nothing.
+    @usableFromInline static let empty = TextStorage(capacity: 0)
+
+    @usableFromInline init(capacity: Int) {
+        base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    deinit { base.deallocate() }
 }

@@ -66,9 +66,7 @@ enum EventFormat {
 extension EventFormat {
     static func named(_ name: String, _ raw: UInt8, into t: inout TextBuffer) {
         t.append(name)
-        t.append(" (")
-        t.appendHexNumber(raw, width: 2)
-        t.append(byte: 0x29)
+        t.appendParenthesizedHexNumber(raw, width: 2)
     }
 
     /// `dBm(_:)`.
@@ -79,9 +77,7 @@ extension EventFormat {
             t.appendDecimal(Int(v))
             t.append(" dBm")
         }
-        t.append(" (")
-        t.appendHexNumber(UInt8(bitPattern: v), width: 2)
-        t.append(byte: 0x29)
+        t.appendParenthesizedHexNumber(UInt8(bitPattern: v), width: 2)
     }
 
     /// `dBmShort(_:)`.

@@ -36,11 +36,16 @@ public struct LEAdvertisingReportEvent: WireCodable, FieldDescribing, Hashable {
     }
 
     public func describeFields(into f: inout FieldList) {
-        f.add("Num reports", String(numReports))
+        f.add("Num reports") { $0.appendDecimal(numReports) }
         for (i, report) in reports.enumerated() {
-            f.nested("Report " + String(i + 1)) { f in report.describeFields(into: &f) }
+            f.nested(i < Self.reportLabels.count ? Self.reportLabels[i] : "Report " + String(i + 1)) { f in
+                report.describeFields(into: &f)
+            }
         }
     }
+
+    /// "Report 1" to "Report 25" (the most a controller sends in one event), made once.
+    static let reportLabels = (1...25).map { "Report \($0)" }
 }
 
 /// One report of an LE Advertising Report event.
@@ -120,7 +125,7 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
         f.add("Data length") { $0.appendDecimal(data.count) }
         if !data.isEmpty {
             f.add("Data") { $0.appendSpacedHex(data) }
-            f.nested("Advertising data") { AdvertisingData(data).describeFields(into: &$0) }
+            f.nested("Advertising data") { AdvertisingData.describeFields(of: data, into: &$0) }
         }
         f.add("RSSI") { EventFormat.dBm(rssi, into: &$0) }
     }
