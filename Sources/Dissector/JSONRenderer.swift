@@ -17,76 +17,67 @@ public struct JSONRenderer: Sendable {
 
     /// Appends the packet's object (without a line end) to `out`.
     public func render(_ p: DissectedPacket, into out: inout TextBuffer) {
-        JSONText.key("index", first: true, into: &out)
+        out.append("{\"index\":")
         out.appendDecimal(p.index)
-        JSONText.key("time", into: &out)
+        out.append(",\"time\":")
         JSONText.number(p.relativeTime, decimals: 6, into: &out)
-        JSONText.key("timestamp_us", into: &out)
+        out.append(",\"timestamp_us\":")
         out.appendDecimal(Int(p.timestampMicros))
-        JSONText.key("direction", into: &out)
+        out.append(",\"direction\":")
         JSONText.string(p.direction.jsonName, into: &out)
-        JSONText.key("type", into: &out)
+        out.append(",\"type\":")
         JSONText.string(p.type.name, into: &out)
-        JSONText.key("name", into: &out)
+        out.append(",\"name\":")
         JSONText.string(p.name, into: &out)
         if !p.code.isEmpty {
-            JSONText.key("code", into: &out)
+            out.append(",\"code\":")
             JSONText.string(p.code, into: &out)
         }
         if let h = p.connectionHandle {
-            JSONText.key("handle", into: &out)
+            out.append(",\"handle\":")
             out.appendDecimal(Int(h))
         }
         if !p.summaryText.isEmpty {
-            JSONText.key("summary", into: &out)
+            out.append(",\"summary\":")
             p.summaryText.withUnsafeBufferPointer { JSONText.quoted($0, into: &out) }
         }
-        JSONText.key("hex", into: &out)
+        out.append(",\"hex\":")
         hex(p.bytes, into: &out)
         if let a = p.att {
-            JSONText.key("att", into: &out)
-            JSONText.key("opcode", first: true, into: &out)
+            out.append(",\"att\":{\"opcode\":")
             out.appendDecimal(Int(a.opcode))
-            JSONText.key("name", into: &out)
+            out.append(",\"name\":")
             JSONText.string(a.name, into: &out)
             if let h = a.handle {
-                JSONText.key("handle", into: &out)
+                out.append(",\"handle\":")
                 out.appendDecimal(Int(h))
             }
             if let v = a.value {
-                JSONText.key("value", into: &out)
+                out.append(",\"value\":")
                 hex(v, into: &out)
             }
             if let c = a.characteristic {
-                JSONText.key("uuid", into: &out)
+                out.append(",\"uuid\":")
                 JSONText.string(c.string, into: &out)
             }
             if let d = a.decodedValue {
-                JSONText.key("decoded", into: &out)
+                out.append(",\"decoded\":")
                 JSONText.string(d, into: &out)
             }
             out.append(byte: 0x7D)
         }
         if includeFields, !p.fields.isEmpty {
-            JSONText.key("fields", into: &out)
-            out.append(byte: 0x5B)
+            out.append(",\"fields\":[")
             p.fields.text.withUnsafeBufferPointer { text in
                 for (i, s) in p.fields.spans.enumerated() {
-                    if i > 0 { out.append(byte: 0x2C) }
-                    JSONText.key("level", first: true, into: &out)
-                    out.appendDecimal(s.level)
-                    JSONText.key("label", into: &out)
-                    JSONText.quoted(UnsafeBufferPointer(rebasing: text[s.label]), into: &out)
-                    JSONText.key("value", into: &out)
-                    JSONText.quoted(UnsafeBufferPointer(rebasing: text[s.value]), into: &out)
-                    out.append(byte: 0x7D)
+                    JSONText.field(level: s.level, label: UnsafeBufferPointer(rebasing: text[s.label]),
+                                   value: UnsafeBufferPointer(rebasing: text[s.value]), first: i == 0, into: &out)
                 }
             }
             out.append(byte: 0x5D)
         }
         if !p.errors.isEmpty {
-            JSONText.key("errors", into: &out)
-            out.append(byte: 0x5B)
+            out.append(",\"errors\":[")
             for (i, e) in p.errors.enumerated() {
                 if i > 0 { out.append(byte: 0x2C) }
                 JSONText.string(e, into: &out)

@@ -116,7 +116,12 @@ public struct TextBuffer: Sendable {
     }
 
     public mutating func appendDecimal(magnitude v: UInt64) {
-        appendDecimal(magnitude: v, width: 0)
+        // One digit is most common by far (levels, counts, lengths of small things).
+        if v < 10 {
+            append(byte: 0x30 &+ UInt8(truncatingIfNeeded: v))
+        } else {
+            appendDecimal(magnitude: v, width: 0)
+        }
     }
 
     /// `v` in decimal, right-aligned with spaces in at least `width` characters (the

@@ -111,7 +111,8 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
         t.append(addressType.isRandom ? "/random " : "/public ")
         EventFormat.dBmShort(rssi, into: &t)
         t.append(" data ")
-        EventFormat.plural(data.count, "byte", into: &t)
+        t.appendDecimal(data.count)
+        t.append(data.count == 1 ? " byte" : " bytes")
         if let name = AdvertisingData.localName(in: data) {
             t.append(byte: 0x20)
             appendQuoted(name, to: &t)
