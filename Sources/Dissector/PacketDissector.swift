@@ -213,7 +213,9 @@ struct Dissection {
         }
         p.connectionHandle = acl.handle
         let out = reassembler.feed(acl)
-        for issue in out.issues { p.errors.append("L2CAP reassembly: \(issue)") }
+        // The two optional issues one by one: `out.issues` builds an array for every packet.
+        if let issue = out.abandoned { p.errors.append("L2CAP reassembly: \(issue)") }
+        if let issue = out.issue { p.errors.append("L2CAP reassembly: \(issue)") }
         guard let frame = out.frame else {
             p.name = "ACL Data"
             p.summary = "\(acl.packetBoundary.name), \(acl.data.count) bytes (L2CAP frame continues)"

@@ -74,12 +74,42 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
     }
 
     public init(decoding r: inout ByteReader) throws(WireError) {
+        if let whole = Self.decodeWhole(&r) {
+            self = whole
+            return
+        }
         eventType = LEAdvertisingEventType(rawValue: try r.u8("Event_Type"))
         addressType = try r.eventAddressType("Address_Type")
         addressBytes = try r.bytes(6, "Address")
         let length = try r.u8("Data_Length")
         data = try r.bytes(Int(length), "Data")
         rssi = try r.i8("RSSI")
+    }
+
+    private init(eventType: LEAdvertisingEventType, addressType: LEAddressType, addressBytes: ArraySlice<UInt8>,
+                 data: ArraySlice<UInt8>, rssi: Int8) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.addressBytes = addressBytes
+        self.data = data
+        self.rssi = rssi
+    }
+
+    /// The report at `r` when all of it is there and its address type is valid, taken with one
+    /// bounds check instead of one per field (a shown report is decoded three times: when the
+    /// event is, for its headline and for its fields). Nil, `r` untouched, sends the caller
+    /// down the field-by-field path, which names what is wrong.
+    private static func decodeWhole(_ r: inout ByteReader) -> LEAdvertisingReport? {
+        let b = r.remaining
+        let s = b.startIndex
+        // Event_Type, Address_Type, Address (6), Data_Length, Data, RSSI.
+        guard b.count >= 10 else { return nil }
+        let length = Int(b[s + 8])
+        guard b.count >= 10 + length, let addressType = LEAddressType(rawValue: b[s + 1]),
+              (try? r.skip(10 + length)) != nil else { return nil }
+        return LEAdvertisingReport(eventType: LEAdvertisingEventType(rawValue: b[s]), addressType: addressType,
+                                   addressBytes: b[(s + 2)..<(s + 8)], data: b[(s + 9)..<(s + 9 + length)],
+                                   rssi: Int8(bitPattern: b[s + 9 + length]))
     }
 
     public func encode(into w: inout ByteWriter) {
