@@ -70,7 +70,9 @@ public struct CaptureReader: Sendable {
             case .pcapng:
                 record = try nextPcapng()
             }
-            if record != nil { recordsReturned += 1 }
+            // A pattern, not `record != nil`: the comparison goes through `Equatable` and
+            // copies the record twice through generic witnesses.
+            if case .some = record { recordsReturned += 1 }
             return record
         } catch {
             if error.endsStream { failure = error }
