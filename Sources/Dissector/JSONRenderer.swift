@@ -57,8 +57,10 @@ public struct JSONRenderer: Sendable {
                 hex(v, into: &out)
             }
             if let c = a.characteristic {
-                out.append(",\"uuid\":")
-                JSONText.string(c.string, into: &out)
+                // Hex digits and dashes: nothing to escape.
+                out.append(",\"uuid\":\"")
+                out.append(c)
+                out.append(byte: 0x22)
             }
             if let d = a.decodedValue {
                 out.append(",\"decoded\":")

@@ -54,7 +54,7 @@ public struct TextRenderer: Sendable {
             if let a = p.att, let v = a.decodedValue {
                 out.appendSpaces(8)
                 if let c = a.characteristic {
-                    out.append(c.name ?? c.string)
+                    if let name = c.name { out.append(name) } else { out.append(c) }
                     out.append(": ")
                 }
                 out.append(v)
@@ -97,14 +97,8 @@ public struct TextRenderer: Sendable {
         } else {
             out.appendDecimal(magnitude: whole, width: 5)
         }
-        out.appendUninitialized(7) { digits in
-            digits[0] = 0x2E
-            var rest = frac
-            for i in stride(from: 6, through: 1, by: -1) {
-                digits[i] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-        }
+        out.append(byte: 0x2E)
+        out.appendDecimal(magnitude: frac, width: 6, padding: 0x30)
     }
 
     static func seconds(_ t: Double) -> String {

@@ -51,6 +51,18 @@ import TestSupport
         #expect(a.string == BDAddress(littleEndian: wire[...])?.string)
     }
 
+    @Test func uuidsMatchTheirStringForm() {
+        var rng = SplitMix64(seed: 0x0515)
+        var uuids = [BluetoothUUID(0x2A37), BluetoothUUID(0x180D)]
+        for _ in 0..<200 { uuids.append(BluetoothUUID(high: rng.next(), low: rng.next())) }
+        if let based32 = BluetoothUUID(string: "1234FEAA") { uuids.append(based32) }
+        for u in uuids {
+            var t = TextBuffer()
+            t.append(u)
+            #expect(t.string == u.string)
+        }
+    }
+
     @Test func growsAndCopiesOnWrite() {
         var t = TextBuffer(capacity: 4)
         for i in 0..<1_000 { t.append(String(i % 10)) }

@@ -124,25 +124,37 @@ public struct TextBuffer: Sendable {
         }
     }
 
-    /// `v` in decimal, right-aligned with spaces in at least `width` characters (the
-    /// headline's packet number and time), written in one piece.
-    public mutating func appendDecimal(magnitude v: UInt64, width: Int) {
+    /// `v` in decimal, right-aligned in at least `width` characters filled with `padding`
+    /// (spaces for the headline's packet number and time, zeros for the time's fraction),
+    /// written in one piece, two digits a step.
+    public mutating func appendDecimal(magnitude v: UInt64, width: Int, padding: UInt8 = 0x20) {
         var digits = 1
-        var x = v
-        while x >= 10 { x /= 10; digits &+= 1 }
+        var power: UInt64 = 10
+        while digits < 20, v >= power {
+            digits &+= 1
+            power = power &* 10
+        }
         let n = Swift.max(digits, width)
         let to = reserve(n)
+        var end = n
         var rest = v
-        var i = n &- 1
-        for _ in 0..<digits {
-            to[i] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            i &-= 1
+        DecimalPairs.table.withUnsafeBufferPointer { pairs in
+            let raw = UnsafeMutableRawPointer(to)
+            while rest >= 100 {
+                let quotient = rest / 100
+                end &-= 2
+                raw.storeBytes(of: pairs[Int(truncatingIfNeeded: rest &- quotient &* 100)], toByteOffset: end, as: UInt16.self)
+                rest = quotient
+            }
+            if rest >= 10 {
+                end &-= 2
+                raw.storeBytes(of: pairs[Int(truncatingIfNeeded: rest)], toByteOffset: end, as: UInt16.self)
+            } else {
+                end &-= 1
+                to[end] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
+            }
         }
-        while i >= 0 {
-            to[i] = 0x20
-            i &-= 1
-        }
+        if end > 0 { to.update(repeating: padding, count: end) }
         used += n
     }
 
@@ -243,6 +255,15 @@ public struct TextBuffer: Sendable {
             }
         }
         used += n
+    }
+}
+
+/// The two ASCII decimal digits of 0…99, as one `UInt16` in memory order.
+enum DecimalPairs {
+    static let table: [UInt16] = (0...99).map { (n: Int) -> UInt16 in
+        let tens = UInt16(0x30 + n / 10)
+        let ones = UInt16(0x30 + n % 10)
+        return (tens | ones << 8).littleEndian
     }
 }
 
