@@ -139,8 +139,11 @@ struct Dissection {
             p.name = Dissection.cachedName(&eventNames, event.code.rawValue) { event.name }
         }
         p.code = Dissection.byteCodes[Int(event.code.rawValue)]
-        event.appendSummary(to: &p.summaryText)
-        if collectFields { event.describeFields(into: &p.fields) }
+        if collectFields {
+            event.describe(summary: &p.summaryText, fields: &p.fields)
+        } else {
+            event.appendSummary(to: &p.summaryText)
+        }
         switch event {
         case .commandComplete(let cc):
             switch HCICommandCatalog.decodeReturnParameters(opcode: cc.commandOpcode, cc.returnParameters) {

@@ -138,7 +138,8 @@ extension AdvertisingData: FieldDescribing {
     static func describeFields(of bytes: ArraySlice<UInt8>, into fields: inout FieldList) {
         var walk = ADStructureIterator(bytes)
         var issues: [ADIssue] = []
-        while let s = walk.next() {
+        while let place = walk.nextPlace() {
+            let s = ADStructure(type: place.type, data: bytes[place.data], offset: place.offset)
             s.describeFields(into: &fields)
             if let error = s.problem { issues.append(.malformedStructure(offset: s.offset, type: s.type, error: error)) }
         }

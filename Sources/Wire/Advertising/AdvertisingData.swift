@@ -99,24 +99,14 @@ extension AdvertisingData {
     }
 
     /// `localName` of `bytes` in one walk, without making an `AdvertisingData` (which checks
-    /// every structure for issues): each advertising report's headline shows the name.
+    /// every structure for issues) or an `ADStructure` per structure: each advertising
+    /// report's headline shows the name.
     static func localName(in bytes: ArraySlice<UInt8>) -> String? {
-        // The walk of `ADStructureIterator` (same stops: a zero length, a length that
-        // overruns), over the raw bytes: most reports carry no name, and making an
-        // `ADStructure` for each structure to find that out cost more than the rest of the
-        // headline.
+        var walk = ADStructureIterator(bytes)
         var shortened: Range<Int>? = nil
-        var i = bytes.startIndex
-        while i < bytes.endIndex {
-            let length = Int(bytes[i])
-            if length == 0 || length > bytes.endIndex - i - 1 { break }
-            let data = (i + 2)..<(i + 1 + length)
-            switch bytes[i + 1] {
-            case ADType.completeLocalName.rawValue: return ADLocalName.text(from: bytes[data])
-            case ADType.shortenedLocalName.rawValue where shortened == nil: shortened = data
-            default: break
-            }
-            i += 1 + length
+        while let place = walk.nextPlace() {
+            if place.type == .completeLocalName { return ADLocalName.text(from: bytes[place.data]) }
+            if place.type == .shortenedLocalName, shortened == nil { shortened = place.data }
         }
         return shortened.map { ADLocalName.text(from: bytes[$0]) }
     }

@@ -175,10 +175,18 @@ public protocol FieldDescribing {
     /// `summary`, appended to `text`. Types the dissector meets on most packets write it
     /// directly (and derive `summary` from it); the others keep the default.
     func appendSummary(to text: inout TextBuffer)
+    /// `appendSummary(to:)` and `describeFields(into:)` in one call, for a decoder that shows
+    /// both: a type can then look at its content once for the two.
+    func describe(summary: inout TextBuffer, fields: inout FieldList)
 }
 
 extension FieldDescribing {
     public func appendSummary(to text: inout TextBuffer) {
         text.append(summary)
+    }
+
+    public func describe(summary: inout TextBuffer, fields: inout FieldList) {
+        appendSummary(to: &summary)
+        describeFields(into: &fields)
     }
 }

@@ -169,6 +169,15 @@ extension HCIEvent: FieldDescribing {
         }
     }
 
+    public func describe(summary: inout TextBuffer, fields: inout FieldList) {
+        switch self {
+        case .le(.advertisingReport(let e)): e.describe(summary: &summary, fields: &fields)
+        default:
+            appendSummary(to: &summary)
+            describeFields(into: &fields)
+        }
+    }
+
     public func describeFields(into f: inout FieldList) {
         switch self {
         case .numberOfCompletedPackets(let e): e.describeFields(into: &f)

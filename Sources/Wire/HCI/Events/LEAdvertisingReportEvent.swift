@@ -38,9 +38,23 @@ public struct LEAdvertisingReportEvent: WireCodable, FieldDescribing, Hashable {
     public func describeFields(into f: inout FieldList) {
         f.add("Num reports") { $0.appendDecimal(numReports) }
         for (i, report) in reports.enumerated() {
-            f.nested(i < Self.reportLabels.count ? Self.reportLabels[i] : "Report " + String(i + 1)) { f in
-                report.describeFields(into: &f)
-            }
+            Self.describe(report, index: i, into: &f)
+        }
+    }
+
+    /// Summary and fields with each report decoded once (nearly every event has one report).
+    public func describe(summary: inout TextBuffer, fields f: inout FieldList) {
+        f.add("Num reports") { $0.appendDecimal(numReports) }
+        if reports.count != 1 { EventFormat.plural(reports.count, "report", into: &summary) }
+        for (i, report) in reports.enumerated() {
+            if reports.count == 1 { report.appendSummary(to: &summary) }
+            Self.describe(report, index: i, into: &f)
+        }
+    }
+
+    private static func describe(_ report: LEAdvertisingReport, index i: Int, into f: inout FieldList) {
+        f.nested(i < reportLabels.count ? reportLabels[i] : "Report " + String(i + 1)) { f in
+            report.describeFields(into: &f)
         }
     }
 
