@@ -72,8 +72,12 @@ public struct JSONRenderer: Sendable {
             out.append(",\"fields\":[")
             p.fields.text.withUnsafeBufferPointer { text in
                 for (i, s) in p.fields.spans.enumerated() {
+                    // Label, `: ` and value lie together in the line: one scan covers both.
+                    let both = s.label.lowerBound..<max(s.label.upperBound, s.value.upperBound)
                     JSONText.field(level: s.level, label: UnsafeBufferPointer(rebasing: text[s.label]),
-                                   value: UnsafeBufferPointer(rebasing: text[s.value]), first: i == 0, into: &out)
+                                   value: UnsafeBufferPointer(rebasing: text[s.value]),
+                                   clean: !JSONText.needsEscaping(UnsafeBufferPointer(rebasing: text[both])),
+                                   first: i == 0, into: &out)
                 }
             }
             out.append(byte: 0x5D)

@@ -61,12 +61,15 @@ enum JSONText {
             // The last bytes as one more word, overlapping the ones already looked at.
             return containsEscapable(raw.loadUnaligned(fromByteOffset: utf8.count &- 8, as: UInt64.self))
         }
+        // Fewer than eight bytes: gathered into one word over spaces (which need no escaping).
+        var w: UInt64 = 0x2020_2020_2020_2020
+        var shift: UInt64 = 0
         while i < utf8.count {
-            let b = utf8[i]
-            if b < 0x20 || b == 0x22 || b == 0x5C { return true }
+            w = w & ~(0xFF << shift) | UInt64(utf8[i]) << shift
+            shift &+= 8
             i &+= 1
         }
-        return false
+        return containsEscapable(w)
     }
 
     @inline(__always) private static func containsEscapable(_ w: UInt64) -> Bool {
@@ -85,10 +88,11 @@ enum JSONText {
     /// One entry of the `fields` array: `{"level":N,"label":"…","value":"…"}`, with `,` before
     /// it unless it is the first. Written in one piece when nothing needs escaping, which is
     /// nearly always: a field list has a dozen entries or more per packet.
+    /// `clean` says that neither label nor value needs escaping (the caller scans them).
     static func field(level: Int, label: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>,
-                      first: Bool, into out: inout TextBuffer) {
+                      clean: Bool, first: Bool, into out: inout TextBuffer) {
         let opening: StaticString = first ? "{\"level\":" : ",{\"level\":"
-        guard (0..<10).contains(level), !needsEscaping(label), !needsEscaping(value) else {
+        guard (0..<10).contains(level), clean else {
             out.append(first ? "{\"level\":" : ",{\"level\":")
             out.appendDecimal(level)
             out.append(",\"label\":")
