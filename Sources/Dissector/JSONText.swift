@@ -128,7 +128,7 @@ enum JSONText {
     @inline(__always)
     private static func put(_ bytes: UnsafeBufferPointer<UInt8>, _ to: UnsafeMutableBufferPointer<UInt8>, _ o: inout Int) {
         if let from = bytes.baseAddress, let base = to.baseAddress, bytes.count > 0 {
-            (base + o).update(from: from, count: bytes.count)
+            TextBuffer.copy(from: from, to: base + o, count: bytes.count)
         }
         o &+= bytes.count
     }

@@ -63,6 +63,17 @@ import TestSupport
         }
     }
 
+    @Test func appendsEveryLengthWhole() {
+        let source = (0..<64).map { UInt8(0x41 + $0 % 26) }
+        for n in 0...40 {
+            var t = TextBuffer()
+            t.append(byte: 0x3C)
+            source.withUnsafeBufferPointer { t.append(bytes: UnsafeBufferPointer(rebasing: $0[3..<(3 + n)])) }
+            t.append(byte: 0x3E)
+            #expect(t.bytes == [0x3C] + source[3..<(3 + n)] + [0x3E])
+        }
+    }
+
     @Test func growsAndCopiesOnWrite() {
         var t = TextBuffer(capacity: 4)
         for i in 0..<1_000 { t.append(String(i % 10)) }

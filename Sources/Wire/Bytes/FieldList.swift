@@ -159,7 +159,7 @@ extension TextBuffer {
         let n = indent + label.count + 2
         let to = reserve(n)
         to.update(repeating: 0x20, count: indent)
-        if let from = label.baseAddress { (to + indent).update(from: from, count: label.count) }
+        if let from = label.baseAddress { TextBuffer.copy(from: from, to: to + indent, count: label.count) }
         to[n - 2] = 0x3A
         to[n - 1] = 0x20
         used += n

@@ -72,8 +72,35 @@ public struct TextBuffer: Sendable {
 
     @inlinable public mutating func append(bytes source: UnsafeBufferPointer<UInt8>) {
         guard let from = source.baseAddress, source.count > 0 else { return }
-        reserve(source.count).update(from: from, count: source.count)
+        TextBuffer.copy(from: from, to: reserve(source.count), count: source.count)
         used += source.count
+    }
+
+    /// `to.update(from:count:)`, with the short copies that make up most text (labels,
+    /// names, numbers) done in two overlapping loads and stores instead of a `memmove` call.
+    @inlinable public static func copy(from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count n: Int) {
+        let source = UnsafeRawPointer(from)
+        let target = UnsafeMutableRawPointer(to)
+        switch n {
+        case 8...16:
+            let head = source.loadUnaligned(as: UInt64.self)
+            let tail = source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: n &- 8, as: UInt64.self)
+        case 4..<8:
+            let head = source.loadUnaligned(as: UInt32.self)
+            let tail = source.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: n &- 4, as: UInt32.self)
+        case 1..<4:
+            to[0] = from[0]
+            to[n &- 1] = from[n &- 1]
+            to[n >> 1] = from[n >> 1]
+        case ..<1:
+            break
+        default:
+            to.update(from: from, count: n)
+        }
     }
 
     public mutating func append(_ other: TextBuffer) {
