@@ -139,37 +139,23 @@ struct Dissection {
             p.name = Dissection.cachedName(&eventNames, event.code.rawValue) { event.name }
         }
         p.code = Dissection.byteCodes[Int(event.code.rawValue)]
-        if collectFields {
-            event.describe(summary: &p.summaryText, fields: &p.fields)
-        } else {
-            event.appendSummary(to: &p.summaryText)
-        }
         switch event {
         case .commandComplete(let cc):
-            switch HCICommandCatalog.decodeReturnParameters(opcode: cc.commandOpcode, cc.returnParameters) {
-            case .success(let value)?:
-                let returned = value.summary
-                if !returned.isEmpty {
-                    p.summaryText.append(": ")
-                    p.summaryText.append(returned)
-                }
-                if collectFields {
-                    // The decoded return parameters replace the event's raw hex line.
-                    p.fields.removeAll()
-                    p.fields.add("Num HCI command packets", String(cc.numHCICommandPackets))
-                    p.fields.add("Command opcode", cc.commandOpcode.description)
-                    p.fields.nested("Return parameters") { value.describeFields(into: &$0) }
-                }
-            case .failure(let error)?:
-                p.errors.append("\(cc.commandOpcode.name) return parameters: \(error)")
-            case nil:
-                break
-            }
+            describeCommandComplete(cc, &p)
         case .commandStatus(let cs):
-            p.summaryText.removeAll()
+            // The headline names the command and how it went; the fields are the event's.
             p.summaryText.append(cs.commandOpcode.name)
             p.summaryText.append(": ")
             p.summaryText.append(cs.status.description)
+            if collectFields { cs.describeFields(into: &p.fields) }
+        default:
+            if collectFields {
+                event.describe(summary: &p.summaryText, fields: &p.fields)
+            } else {
+                event.appendSummary(to: &p.summaryText)
+            }
+        }
+        switch event {
         case .disconnectionComplete(let d):
             p.connectionHandle = d.connectionHandle
             _ = reassembler.reset(handle: d.connectionHandle)
@@ -178,6 +164,30 @@ struct Dissection {
             dissectLEMeta(le, &p)
         default:
             break
+        }
+    }
+
+    /// Return parameters this catalog decodes take the place of the event's raw hex line.
+    private func describeCommandComplete(_ cc: CommandCompleteEvent, _ p: inout DissectedPacket) {
+        switch HCICommandCatalog.decodeReturnParameters(opcode: cc.commandOpcode, cc.returnParameters) {
+        case .success(let value)?:
+            cc.appendSummary(to: &p.summaryText)
+            let returned = value.summary
+            if !returned.isEmpty {
+                p.summaryText.append(": ")
+                p.summaryText.append(returned)
+            }
+            if collectFields {
+                p.fields.add("Num HCI command packets") { $0.appendDecimal(Int(cc.numHCICommandPackets)) }
+                p.fields.add("Command opcode") { $0.append(cc.commandOpcode) }
+                p.fields.nested("Return parameters") { value.describeFields(into: &$0) }
+            }
+        case let result:
+            cc.appendSummary(to: &p.summaryText)
+            if collectFields { cc.describeFields(into: &p.fields) }
+            if case .failure(let error)? = result {
+                p.errors.append("\(cc.commandOpcode.name) return parameters: \(error)")
+            }
         }
     }
 
