@@ -12,13 +12,7 @@ public enum Hex {
 
     @usableFromInline static func string(contiguous bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { buf in
-            var i = 0
-            for b in bytes {
-                buf[i] = digits[Int(b >> 4)]
-                buf[i + 1] = digits[Int(b & 0x0f)]
-                i += 2
-            }
-            return i
+            HexPairs.write(bytes, separator: nil, HexPairs.lower, to: buf)
         }
     }
 
@@ -30,15 +24,9 @@ public enum Hex {
 
     @usableFromInline static func spaced(contiguous bytes: UnsafeBufferPointer<UInt8>) -> String {
         if bytes.isEmpty { return "" }
-        return String(unsafeUninitializedCapacity: bytes.count * 3 - 1) { buf in
-            var i = 0
-            for b in bytes {
-                if i > 0 { buf[i] = 0x20; i += 1 }
-                buf[i] = digits[Int(b >> 4)]
-                buf[i + 1] = digits[Int(b & 0x0f)]
-                i += 2
-            }
-            return i
+        // One byte of room more than the text: the last pair's separator is written too.
+        return String(unsafeUninitializedCapacity: bytes.count * 3) { buf in
+            HexPairs.write(bytes, separator: 0x20, HexPairs.lower, to: buf)
         }
     }
 

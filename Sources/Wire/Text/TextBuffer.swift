@@ -268,20 +268,9 @@ public struct TextBuffer: Sendable {
     /// all (every payload, advertising data and address), so written two digits a store.
     private mutating func appendHexPairs(_ data: UnsafeBufferPointer<UInt8>, separator: UInt8?, _ table: [UInt16]) {
         guard !data.isEmpty else { return }
-        let step = separator == nil ? 2 : 3
-        let n = data.count &* step &- (step &- 2)
-        // One byte of room more than written: every pair is followed by its separator, the
-        // last one's falling outside the text.
-        let to = UnsafeMutableRawPointer(reserve(n &+ 1))
-        table.withUnsafeBufferPointer { pairs in
-            var o = 0
-            for b in data {
-                to.storeBytes(of: pairs[Int(b)], toByteOffset: o, as: UInt16.self)
-                if let separator { to.storeBytes(of: separator, toByteOffset: o &+ 2, as: UInt8.self) }
-                o &+= step
-            }
-        }
-        used += n
+        // One byte of room more than the text: the last pair's separator is written too.
+        let to = reserve(data.count &* 3)
+        used += HexPairs.write(data, separator: separator, table, to: UnsafeMutableBufferPointer(start: to, count: data.count &* 3))
     }
 }
 
@@ -298,6 +287,26 @@ enum DecimalPairs {
 enum HexPairs {
     static let lower: [UInt16] = (0...255).map { pair(UInt8($0), upper: false) }
     static let upper: [UInt16] = (0...255).map { pair(UInt8($0), upper: true) }
+
+    /// Writes the hex of `data` at `to`, `separator` after each pair (the last one included,
+    /// so `to` needs three bytes a byte with a separator, two without); returns the length of
+    /// the text, the last separator left out.
+    @discardableResult
+    static func write(_ data: UnsafeBufferPointer<UInt8>, separator: UInt8?, _ table: [UInt16],
+                      to: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard !data.isEmpty, let base = to.baseAddress else { return 0 }
+        let raw = UnsafeMutableRawPointer(base)
+        let step = separator == nil ? 2 : 3
+        table.withUnsafeBufferPointer { pairs in
+            var o = 0
+            for b in data {
+                raw.storeBytes(of: pairs[Int(b)], toByteOffset: o, as: UInt16.self)
+                if let separator { raw.storeBytes(of: separator, toByteOffset: o &+ 2, as: UInt8.self) }
+                o &+= step
+            }
+        }
+        return data.count &* step &- (step &- 2)
+    }
 
     private static func pair(_ b: UInt8, upper: Bool) -> UInt16 {
         let high = UInt16(TextBuffer.hexDigit(b >> 4, upper: upper))
