@@ -3,8 +3,9 @@ import Wire
 /// Streaming reader over one btsnoop, pcap or pcapng capture.
 ///
 /// `next()` returns one record at a time and keeps nothing but a fixed buffer, so memory
-/// does not grow with the file. Each record's packet is a slice of an array holding just
-/// that record (over a file) or of the input array (over memory).
+/// does not grow with the file. Each record's packet is a slice of the read buffer (over a
+/// file; a record kept alive keeps that buffer's copy alive) or of the input array (over
+/// memory).
 ///
 /// Errors that leave the reader lost in the file (truncation, impossible lengths, broken
 /// block framing) are sticky: that `next()` and every later one throw the same error. Errors
@@ -69,7 +70,9 @@ public struct CaptureReader: Sendable {
             case .pcapng:
                 record = try nextPcapng()
             }
-            if record != nil { recordsReturned += 1 }
+            // A pattern, not `record != nil`: the comparison goes through `Equatable` and
+            // copies the record twice through generic witnesses.
+            if case .some = record { recordsReturned += 1 }
             return record
         } catch {
             if error.endsStream { failure = error }

@@ -108,8 +108,8 @@ struct ChunkedByteSource: Sendable {
         Array(buffer[start..<(start + min(n, end - start))])
     }
 
-    /// Consumes the next `n` bytes and returns them: over a file as a fresh array holding
-    /// exactly these bytes (the one copy a record gets), over memory as a slice of the input.
+    /// Consumes the next `n` bytes and returns them as a slice: of the buffer over a file (a
+    /// run longer than the buffer gets an array of its own), of the input over memory.
     mutating func take(_ n: Int) throws(CaptureError) -> TakeResult {
         if n <= 0 { return .bytes([]) }
         guard let file else {
@@ -121,9 +121,12 @@ struct ChunkedByteSource: Sendable {
         if n <= chunkSize {
             let have = try fill(n)
             if have < n { return .short(available: have) }
-            let out = Array(buffer[start..<(start + n)])
+            // A slice of the buffer, not a copy: an array per record cost more than decoding
+            // it. The next refill writes into the buffer; if a record still holds it, that
+            // write copies the buffer first (copy on write), so no record ever changes.
+            let out = buffer[start..<(start + n)]
             start += n
-            return .bytes(out[...])
+            return .bytes(out)
         }
         // Larger than the buffer: copy what is buffered, read the rest straight into place.
         let buffered = end - start

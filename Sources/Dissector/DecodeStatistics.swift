@@ -3,7 +3,8 @@ import Wire
 /// Totals for the end-of-decode summary; also what the tests compare with tshark's counts.
 public struct DecodeStatistics: Sendable {
     public var packets = 0
-    public var perType: [H4PacketType: Int] = [:]
+    /// Packets per type, by raw value: a dictionary update per packet cost a hash each time.
+    private var typeCounts = [Int](repeating: 0, count: 8)
     /// Connection handles seen in ACL data or connection events, with the peer when known.
     public var links: [UInt16: String] = [:]
     public var notificationsPerLink: [UInt16: Int] = [:]
@@ -14,15 +15,30 @@ public struct DecodeStatistics: Sendable {
 
     public init() {}
 
+    /// Packets per type, for the types seen.
+    public var perType: [H4PacketType: Int] {
+        get {
+            var counts: [H4PacketType: Int] = [:]
+            for t in H4PacketType.allCases where typeCounts[Int(t.rawValue)] > 0 {
+                counts[t] = typeCounts[Int(t.rawValue)]
+            }
+            return counts
+        }
+        set {
+            typeCounts = [Int](repeating: 0, count: 8)
+            for (t, n) in newValue { typeCounts[Int(t.rawValue)] = n }
+        }
+    }
+
     public var attNotifications: Int { notificationsPerLink.values.reduce(0, +) }
 
     public mutating func count(_ p: DissectedPacket) {
         packets += 1
-        perType[p.type, default: 0] += 1
+        typeCounts[Int(p.type.rawValue)] += 1
         if let h = p.connectionHandle, p.type == .acl, links[h] == nil { links[h] = "" }
-        if let a = p.att, let h = p.connectionHandle {
-            if a.opcode == 0x1B { notificationsPerLink[h, default: 0] += 1 }
-            if a.opcode == 0x1D { indicationsPerLink[h, default: 0] += 1 }
+        if let opcode = p.att?.opcode, let h = p.connectionHandle {
+            if opcode == 0x1B { notificationsPerLink[h, default: 0] += 1 }
+            if opcode == 0x1D { indicationsPerLink[h, default: 0] += 1 }
         }
         if !p.errors.isEmpty {
             decodeErrors += p.errors.count
@@ -35,6 +51,7 @@ public struct DecodeStatistics: Sendable {
     public var text: String {
         var s = "Summary: \(packets) packets"
         let order: [H4PacketType] = [.command, .event, .acl, .sco, .iso]
+        let perType = self.perType
         let parts = order.compactMap { t in perType[t].map { "\($0) \(t.name)" } }
         if !parts.isEmpty { s += " (" + parts.joined(separator: ", ") + ")" }
         s += "\n  links: \(links.count)"
@@ -55,6 +72,7 @@ public struct DecodeStatistics: Sendable {
         o.add("summary", true)
         o.add("packets", packets)
         var types = JSONObject()
+        let perType = self.perType
         for t in H4PacketType.allCases { if let n = perType[t] { types.add(t.name, n) } }
         o.add("types", types)
         var links = [JSONObject]()

@@ -16,7 +16,9 @@ public struct DissectedPacket: Sendable {
     public var code: String
     /// Connection handle of ACL/SCO/ISO data, and of events that carry one.
     public var connectionHandle: UInt16?
-    public var summary: String
+    /// The headline's summary. Kept as bytes: the renderers copy it out as it is, and a
+    /// `String` per packet cost an allocation and a copy more.
+    public var summaryText: TextBuffer
     public var fields: FieldList
     public var att: ATTSummary?
     /// Decode problems found in this packet; counted in the summary, never fatal.
@@ -33,9 +35,37 @@ public struct DissectedPacket: Sendable {
         self.type = type
         self.name = ""
         self.code = ""
-        self.summary = ""
+        self.summaryText = TextBuffer()
         self.fields = FieldList()
         self.errors = []
+        self.bytes = bytes
+    }
+
+    /// `summaryText` as a `String`.
+    public var summary: String {
+        get { summaryText.string }
+        set {
+            summaryText.removeAll()
+            summaryText.append(newValue)
+        }
+    }
+
+    /// Makes this the packet at `index`, keeping the memory of its summary and fields for the
+    /// new content (`PacketDissector.dissect(_:into:)`).
+    mutating func reset(index: Int, timestampMicros: Int64, relativeTime: Double, direction: Direction,
+                        type: H4PacketType, bytes: ArraySlice<UInt8>) {
+        self.index = index
+        self.timestampMicros = timestampMicros
+        self.relativeTime = relativeTime
+        self.direction = direction
+        self.type = type
+        self.name = ""
+        self.code = ""
+        self.connectionHandle = nil
+        self.summaryText.removeAll()
+        self.fields.removeAll()
+        self.att = nil
+        if !errors.isEmpty { errors.removeAll(keepingCapacity: true) }
         self.bytes = bytes
     }
 }

@@ -4,42 +4,65 @@ import Wire
 public enum HexDump {
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Characters in a line after the indent: offset (4), `: `, 16 × 3 hex, group gap, space,
+    /// up to 16 ASCII characters.
+    private static let lineWidth = 4 + 2 + 48 + 1 + 1
+
     /// Appends the dump of `bytes` to `line`, each line indented by `indent` spaces.
     public static func append<C: Collection>(_ bytes: C, indent: Int, to line: inout [UInt8])
     where C.Element == UInt8, C.Index == Int {
-        var offset = 0
+        var text = TextBuffer()
+        append(ArraySlice(bytes), indent: indent, to: &text)
+        line.append(contentsOf: text.bytes)
+    }
+
+    /// Appends the dump of `bytes` to `out`, each line indented by `indent` spaces. Each line
+    /// is written in place: `--hex` output is mostly this.
+    public static func append(_ bytes: ArraySlice<UInt8>, indent: Int, to out: inout TextBuffer) {
         let n = bytes.count
         let base = bytes.startIndex
+        var offset = 0
         while offset < n {
-            for _ in 0..<indent { line.append(0x20) }
-            for shift in stride(from: 12, through: 0, by: -4) {
-                line.append(digits[(offset >> shift) & 0xf])
-            }
-            line.append(0x3a); line.append(0x20)
             let end = min(offset + 16, n)
-            for i in offset..<(offset + 16) {
-                if i == offset + 8 { line.append(0x20) }
-                if i < end {
-                    let b = bytes[base + i]
-                    line.append(digits[Int(b >> 4)]); line.append(digits[Int(b & 0xf)]); line.append(0x20)
-                } else {
-                    line.append(0x20); line.append(0x20); line.append(0x20)
+            out.appendSpaces(indent)
+            out.appendUninitialized(lineWidth + (end - offset) + 1) { line in
+                digits.withUnsafeBufferPointer { digits in
+                    var o = 0
+                    for shift in stride(from: 12, through: 0, by: -4) {
+                        line[o] = digits[(offset >> shift) & 0xf]
+                        o += 1
+                    }
+                    line[o] = 0x3a; line[o + 1] = 0x20; o += 2
+                    for i in offset..<(offset + 16) {
+                        if i == offset + 8 { line[o] = 0x20; o += 1 }
+                        if i < end {
+                            let b = bytes[base + i]
+                            line[o] = digits[Int(b >> 4)]
+                            line[o + 1] = digits[Int(b & 0xf)]
+                        } else {
+                            line[o] = 0x20
+                            line[o + 1] = 0x20
+                        }
+                        line[o + 2] = 0x20
+                        o += 3
+                    }
+                    line[o] = 0x20; o += 1
+                    for i in offset..<end {
+                        let b = bytes[base + i]
+                        line[o] = b >= 0x20 && b < 0x7f ? b : 0x2e
+                        o += 1
+                    }
+                    line[o] = 0x0a
                 }
             }
-            line.append(0x20)
-            for i in offset..<end {
-                let b = bytes[base + i]
-                line.append(b >= 0x20 && b < 0x7f ? b : 0x2e)
-            }
-            line.append(0x0a)
             offset = end
         }
     }
 
     public static func string<C: Collection>(_ bytes: C, indent: Int = 0) -> String
     where C.Element == UInt8, C.Index == Int {
-        var out = [UInt8]()
-        append(bytes, indent: indent, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        var out = TextBuffer()
+        append(ArraySlice(bytes), indent: indent, to: &out)
+        return out.string
     }
 }

@@ -10,40 +10,92 @@ public struct JSONRenderer: Sendable {
     }
 
     public func render(_ p: DissectedPacket) -> String {
-        var o = JSONObject()
-        o.add("index", p.index)
-        o.add("time", p.relativeTime)
-        o.add("timestamp_us", Int(p.timestampMicros))
-        o.add("direction", p.direction.jsonName)
-        o.add("type", p.type.name)
-        o.add("name", p.name)
-        if !p.code.isEmpty { o.add("code", p.code) }
-        if let h = p.connectionHandle { o.add("handle", Int(h)) }
-        if !p.summary.isEmpty { o.add("summary", p.summary) }
-        o.add("hex", Hex.string(p.bytes))
+        var out = TextBuffer()
+        render(p, into: &out)
+        return out.string
+    }
+
+    /// Appends the packet's object (without a line end) to `out`.
+    public func render(_ p: DissectedPacket, into out: inout TextBuffer) {
+        out.append("{\"index\":")
+        out.appendDecimal(p.index)
+        out.append(",\"time\":")
+        JSONText.number(p.relativeTime, decimals: 6, into: &out)
+        out.append(",\"timestamp_us\":")
+        out.appendDecimal(Int(p.timestampMicros))
+        out.append(",\"direction\":")
+        JSONText.string(p.direction.jsonName, into: &out)
+        out.append(",\"type\":")
+        JSONText.string(p.type.name, into: &out)
+        out.append(",\"name\":")
+        JSONText.string(p.name, into: &out)
+        if !p.code.isEmpty {
+            out.append(",\"code\":")
+            JSONText.string(p.code, into: &out)
+        }
+        if let h = p.connectionHandle {
+            out.append(",\"handle\":")
+            out.appendDecimal(Int(h))
+        }
+        if !p.summaryText.isEmpty {
+            out.append(",\"summary\":")
+            p.summaryText.withUnsafeBufferPointer { JSONText.quoted($0, into: &out) }
+        }
+        out.append(",\"hex\":")
+        hex(p.bytes, into: &out)
         if let a = p.att {
-            var att = JSONObject()
-            att.add("opcode", Int(a.opcode))
-            att.add("name", a.name)
-            if let h = a.handle { att.add("handle", Int(h)) }
-            if let v = a.value { att.add("value", Hex.string(v)) }
-            if let c = a.characteristic { att.add("uuid", c.string) }
-            if let d = a.decodedValue { att.add("decoded", d) }
-            o.add("att", att)
-        }
-        if includeFields, !p.fields.entries.isEmpty {
-            var list = [JSONObject]()
-            list.reserveCapacity(p.fields.entries.count)
-            for e in p.fields.entries {
-                var f = JSONObject()
-                f.add("level", e.level)
-                f.add("label", e.label)
-                f.add("value", e.value)
-                list.append(f)
+            out.append(",\"att\":{\"opcode\":")
+            out.appendDecimal(Int(a.opcode))
+            out.append(",\"name\":")
+            JSONText.string(a.name, into: &out)
+            if let h = a.handle {
+                out.append(",\"handle\":")
+                out.appendDecimal(Int(h))
             }
-            o.add("fields", objects: list)
+            if let v = a.value {
+                out.append(",\"value\":")
+                hex(v, into: &out)
+            }
+            if let c = a.characteristic {
+                // Hex digits and dashes: nothing to escape.
+                out.append(",\"uuid\":\"")
+                out.append(c)
+                out.append(byte: 0x22)
+            }
+            if let d = a.decodedValue {
+                out.append(",\"decoded\":")
+                JSONText.string(d, into: &out)
+            }
+            out.append(byte: 0x7D)
         }
-        if !p.errors.isEmpty { o.add("errors", strings: p.errors) }
-        return o.finished
+        if includeFields, !p.fields.isEmpty {
+            out.append(",\"fields\":[")
+            p.fields.text.withUnsafeBufferPointer { text in
+                for (i, s) in p.fields.spans.enumerated() {
+                    // Label, `: ` and value lie together in the line: one scan covers both.
+                    let both = s.label.lowerBound..<max(s.label.upperBound, s.value.upperBound)
+                    JSONText.field(level: s.level, label: UnsafeBufferPointer(rebasing: text[s.label]),
+                                   value: UnsafeBufferPointer(rebasing: text[s.value]),
+                                   clean: !JSONText.needsEscaping(UnsafeBufferPointer(rebasing: text[both])),
+                                   first: i == 0, into: &out)
+                }
+            }
+            out.append(byte: 0x5D)
+        }
+        if !p.errors.isEmpty {
+            out.append(",\"errors\":[")
+            for (i, e) in p.errors.enumerated() {
+                if i > 0 { out.append(byte: 0x2C) }
+                JSONText.string(e, into: &out)
+            }
+            out.append(byte: 0x5D)
+        }
+        out.append(byte: 0x7D)
+    }
+
+    private func hex(_ bytes: ArraySlice<UInt8>, into out: inout TextBuffer) {
+        out.append(byte: 0x22)
+        out.appendCompactHex(bytes)
+        out.append(byte: 0x22)
     }
 }

@@ -8,24 +8,67 @@ import Sensors
 ///
 /// Malformed bytes never stop it: each problem is attached to its packet and counted.
 public final class PacketDissector {
+    /// All state lives in one struct that each call changes in one access: stored properties
+    /// of a class are checked for exclusive access at run time on every use, and those checks
+    /// cost more than some of the packets.
+    private var state: Dissection
+
     /// Build `fields` for each packet (the text and JSON views want them; counting does not).
-    public var collectFields: Bool
-    public private(set) var statistics = DecodeStatistics()
+    public var collectFields: Bool {
+        get { state.collectFields }
+        set { state.collectFields = newValue }
+    }
+
+    public var statistics: DecodeStatistics { state.statistics }
+
+    public init(collectFields: Bool = true) {
+        state = Dissection(collectFields: collectFields)
+    }
+
+    public func dissect(_ record: CaptureRecord) -> DissectedPacket {
+        var p = DissectedPacket(index: 0, timestampMicros: 0, relativeTime: 0, direction: record.direction,
+                                type: record.packet.type, bytes: record.packet.bytes)
+        dissect(record, into: &p)
+        return p
+    }
+
+    /// `dissect(_:)` into a packet whose memory (summary text, fields) is reused: a decoder
+    /// that renders each packet before the next passes the same one every time and allocates
+    /// nothing for them after the first few packets.
+    public func dissect(_ record: CaptureRecord, into p: inout DissectedPacket) {
+        state.dissect(record, into: &p)
+    }
+
+    /// Records a read error of the capture itself (e.g. a truncated last record) in the totals.
+    public func noteCaptureError(_ message: String) {
+        state.noteCaptureError(message)
+    }
+}
+
+/// The work and the state of a `PacketDissector`.
+struct Dissection {
+    var collectFields: Bool
+    private(set) var statistics = DecodeStatistics()
 
     private var reassembler = ACLReassembler()
     private var links: [UInt16: LinkKnowledge] = [:]
     private var firstTimestamp: Int64?
     private var index = 0
+    /// Headline names built once per event code, LE subevent and ATT opcode: making
+    /// "LE Meta: LE Advertising Report" for every report cost more than decoding the report.
+    private var eventNames = [String?](repeating: nil, count: 256)
+    private var leEventNames = [String?](repeating: nil, count: 256)
+    private var attNames = [String?](repeating: nil, count: 256)
 
-    public init(collectFields: Bool = true) {
+    init(collectFields: Bool) {
         self.collectFields = collectFields
     }
 
-    public func dissect(_ record: CaptureRecord) -> DissectedPacket {
+    mutating func dissect(_ record: CaptureRecord, into p: inout DissectedPacket) {
         index += 1
         let first = firstTimestamp ?? record.timestampMicros
         if firstTimestamp == nil { firstTimestamp = first }
-        var p = DissectedPacket(
+        p.reset(
             index: index, timestampMicros: record.timestampMicros,
             relativeTime: Double(record.timestampMicros &- first) / 1_000_000,
             direction: record.direction, type: record.packet.type, bytes: record.packet.bytes)
@@ -37,18 +80,24 @@ public final class PacketDissector {
         case .iso: dissectIsochronous(&p, name: "ISO Data")
         }
         statistics.count(p)
-        return p
     }
 
-    /// Records a read error of the capture itself (e.g. a truncated last record) in the totals.
-    public func noteCaptureError(_ message: String) {
+    /// The name in `cache[key]`, made by `make` the first time.
+    private static func cachedName(_ cache: inout [String?], _ key: UInt8, _ make: () -> String) -> String {
+        if let name = cache[Int(key)] { return name }
+        let name = make()
+        cache[Int(key)] = name
+        return name
+    }
+
+    mutating func noteCaptureError(_ message: String) {
         statistics.decodeErrors += 1
         if statistics.errorSamples.count < 10 { statistics.errorSamples.append(message) }
     }
 
     // MARK: Commands
 
-    private func dissectCommand(_ p: inout DissectedPacket) {
+    private mutating func dissectCommand(_ p: inout DissectedPacket) {
         let cmd: HCICommandPacket
         do {
             cmd = try HCICommandPacket(bytes: p.bytes)
@@ -61,7 +110,7 @@ public final class PacketDissector {
         p.code = Hex.number(cmd.opcode.rawValue, width: 4)
         switch HCICommandCatalog.decodeParameters(opcode: cmd.opcode, cmd.parameters) {
         case .success(let value)?:
-            p.summary = value.summary
+            value.appendSummary(to: &p.summaryText)
             if collectFields { value.describeFields(into: &p.fields) }
         case .failure(let error)?:
             p.errors.append("\(cmd.opcode.name) parameters: \(error)")
@@ -74,7 +123,7 @@ public final class PacketDissector {
 
     // MARK: Events
 
-    private func dissectEvent(_ p: inout DissectedPacket) {
+    private mutating func dissectEvent(_ p: inout DissectedPacket) {
         let event: HCIEvent
         do {
             event = try HCIEvent(bytes: p.bytes)
@@ -84,29 +133,29 @@ public final class PacketDissector {
             p.errors.append("event: \(error)")
             return
         }
-        p.name = event.name
-        p.code = Hex.number(event.code.rawValue, width: 2)
-        p.summary = event.summary
-        if collectFields { event.describeFields(into: &p.fields) }
+        if let sub = event.leSubevent {
+            p.name = Dissection.cachedName(&leEventNames, sub.rawValue) { event.name }
+        } else {
+            p.name = Dissection.cachedName(&eventNames, event.code.rawValue) { event.name }
+        }
+        p.code = Dissection.byteCodes[Int(event.code.rawValue)]
         switch event {
         case .commandComplete(let cc):
-            switch HCICommandCatalog.decodeReturnParameters(opcode: cc.commandOpcode, cc.returnParameters) {
-            case .success(let value)?:
-                if !value.summary.isEmpty { p.summary += ": " + value.summary }
-                if collectFields {
-                    // The decoded return parameters replace the event's raw hex line.
-                    p.fields = FieldList()
-                    p.fields.add("Num HCI command packets", String(cc.numHCICommandPackets))
-                    p.fields.add("Command opcode", cc.commandOpcode.description)
-                    p.fields.nested("Return parameters") { value.describeFields(into: &$0) }
-                }
-            case .failure(let error)?:
-                p.errors.append("\(cc.commandOpcode.name) return parameters: \(error)")
-            case nil:
-                break
-            }
+            describeCommandComplete(cc, &p)
         case .commandStatus(let cs):
-            p.summary = cs.commandOpcode.name + ": " + cs.status.description
+            // The headline names the command and how it went; the fields are the event's.
+            p.summaryText.append(cs.commandOpcode.name)
+            p.summaryText.append(": ")
+            p.summaryText.append(cs.status.description)
+            if collectFields { cs.describeFields(into: &p.fields) }
+        default:
+            if collectFields {
+                event.describe(summary: &p.summaryText, fields: &p.fields)
+            } else {
+                event.appendSummary(to: &p.summaryText)
+            }
+        }
+        switch event {
         case .disconnectionComplete(let d):
             p.connectionHandle = d.connectionHandle
             _ = reassembler.reset(handle: d.connectionHandle)
@@ -118,7 +167,31 @@ public final class PacketDissector {
         }
     }
 
-    private func dissectLEMeta(_ le: LEMetaEvent, _ p: inout DissectedPacket) {
+    /// Return parameters this catalog decodes take the place of the event's raw hex line.
+    private func describeCommandComplete(_ cc: CommandCompleteEvent, _ p: inout DissectedPacket) {
+        switch HCICommandCatalog.decodeReturnParameters(opcode: cc.commandOpcode, cc.returnParameters) {
+        case .success(let value)?:
+            cc.appendSummary(to: &p.summaryText)
+            let returned = value.summary
+            if !returned.isEmpty {
+                p.summaryText.append(": ")
+                p.summaryText.append(returned)
+            }
+            if collectFields {
+                p.fields.add("Num HCI command packets") { $0.appendDecimal(Int(cc.numHCICommandPackets)) }
+                p.fields.add("Command opcode") { $0.append(cc.commandOpcode) }
+                p.fields.nested("Return parameters") { value.describeFields(into: &$0) }
+            }
+        case let result:
+            cc.appendSummary(to: &p.summaryText)
+            if collectFields { cc.describeFields(into: &p.fields) }
+            if case .failure(let error)? = result {
+                p.errors.append("\(cc.commandOpcode.name) return parameters: \(error)")
+            }
+        }
+    }
+
+    private mutating func dissectLEMeta(_ le: LEMetaEvent, _ p: inout DissectedPacket) {
         switch le {
         case .connectionComplete(let c) where c.status.isSuccess:
             p.connectionHandle = c.connectionHandle
@@ -134,7 +207,7 @@ public final class PacketDissector {
         }
     }
 
-    private func connectionOpened(handle: UInt16, peer: DeviceAddress) {
+    private mutating func connectionOpened(handle: UInt16, peer: DeviceAddress) {
         links[handle] = LinkKnowledge(peer: peer)
         statistics.links[handle] = peer.description
         _ = reassembler.reset(handle: handle)
@@ -142,7 +215,7 @@ public final class PacketDissector {
 
     // MARK: ACL, L2CAP, ATT
 
-    private func dissectACL(_ p: inout DissectedPacket) {
+    private mutating func dissectACL(_ p: inout DissectedPacket) {
         let acl: ACLPacket
         do {
             acl = try ACLPacket.decode(p.bytes)
@@ -153,7 +226,9 @@ public final class PacketDissector {
         }
         p.connectionHandle = acl.handle
         let out = reassembler.feed(acl)
-        for issue in out.issues { p.errors.append("L2CAP reassembly: \(issue)") }
+        // The two optional issues one by one: `out.issues` builds an array for every packet.
+        if let issue = out.abandoned { p.errors.append("L2CAP reassembly: \(issue)") }
+        if let issue = out.issue { p.errors.append("L2CAP reassembly: \(issue)") }
         guard let frame = out.frame else {
             p.name = "ACL Data"
             p.summary = "\(acl.packetBoundary.name), \(acl.data.count) bytes (L2CAP frame continues)"
@@ -170,12 +245,12 @@ public final class PacketDissector {
         }
     }
 
-    private func dissectSignaling(_ frame: L2CAPFrame, _ p: inout DissectedPacket) {
+    private mutating func dissectSignaling(_ frame: L2CAPFrame, _ p: inout DissectedPacket) {
         p.code = "0x0005"
         do {
             let cmd = try LESignalingCommand.decode(frame.payload)
             p.name = "LE Signaling " + cmd.name
-            p.summary = cmd.summary
+            cmd.appendSummary(to: &p.summaryText)
             if collectFields { cmd.describeFields(into: &p.fields) }
         } catch {
             p.name = "LE Signaling"
@@ -183,7 +258,7 @@ public final class PacketDissector {
         }
     }
 
-    private func dissectATT(_ frame: L2CAPFrame, _ p: inout DissectedPacket) {
+    private mutating func dissectATT(_ frame: L2CAPFrame, _ p: inout DissectedPacket) {
         let pdu: ATTPDU
         do {
             pdu = try ATTPDU.decode(frame.payload)
@@ -197,34 +272,37 @@ public final class PacketDissector {
             return
         }
         let handle = frame.handle
-        p.name = "ATT " + pdu.name
-        p.code = Hex.number(pdu.opcode.rawValue, width: 2)
-        p.summary = pdu.summary
+        let opcode = pdu.opcode.rawValue
+        p.name = Dissection.cachedName(&attNames, opcode) { "ATT " + pdu.name }
+        p.code = Dissection.byteCodes[Int(opcode)]
+        pdu.appendSummary(to: &p.summaryText)
         if collectFields { pdu.describeFields(into: &p.fields) }
-        var att = ATTSummary(opcode: pdu.opcode.rawValue, name: pdu.name)
-        var knowledge = links[handle] ?? LinkKnowledge()
-        knowledge.learn(from: pdu, direction: p.direction)
-        switch pdu {
-        case .handleValueNotification(let hv), .handleValueIndication(let hv),
-             .writeRequest(let hv), .writeCommand(let hv):
-            att.handle = hv.handle
-            att.value = hv.value
-            att.characteristic = knowledge.attributeTypes[hv.handle]
-        case .readRequest(let h), .readBlobRequest(let h, _):
-            att.handle = h
-            att.characteristic = knowledge.attributeTypes[h]
-        case .readResponse(let value):
-            att.value = value
-            if let h = knowledge.takeReadHandle(responseDirection: p.direction) {
+        var att = ATTSummary(opcode: opcode, name: pdu.name)
+        // Changed in place: a copy taken out and written back copied its dictionaries.
+        let direction = p.direction
+        withKnowledge(of: handle) { knowledge in
+            knowledge.learn(from: pdu, direction: direction)
+            switch pdu {
+            case .handleValueNotification(let hv), .handleValueIndication(let hv),
+                 .writeRequest(let hv), .writeCommand(let hv):
+                att.handle = hv.handle
+                att.value = hv.value
+                att.characteristic = knowledge.attributeTypes[hv.handle]
+            case .readRequest(let h), .readBlobRequest(let h, _):
                 att.handle = h
                 att.characteristic = knowledge.attributeTypes[h]
+            case .readResponse(let value):
+                att.value = value
+                if let h = knowledge.takeReadHandle(responseDirection: direction) {
+                    att.handle = h
+                    att.characteristic = knowledge.attributeTypes[h]
+                }
+            case .errorResponse(let e):
+                att.handle = e.attributeHandleInError
+            default:
+                break
             }
-        case .errorResponse(let e):
-            att.handle = e.attributeHandleInError
-        default:
-            break
         }
-        links[handle] = knowledge
         if let uuid = att.characteristic, let value = att.value, pdu.opcode.rawValue != 0x12, pdu.opcode.rawValue != 0x52,
            let decoded = SensorValueDecoder.decode(uuid: uuid, value: value) {
             att.decodedValue = decoded.summary
@@ -233,7 +311,15 @@ public final class PacketDissector {
         p.att = att
     }
 
-    private func dissectIsochronous(_ p: inout DissectedPacket, name: String) {
+    /// Runs `body` on the knowledge of link `handle`, created empty the first time.
+    private mutating func withKnowledge(of handle: UInt16, _ body: (inout LinkKnowledge) -> Void) {
+        body(&links[handle, default: LinkKnowledge()])
+    }
+
+    /// `0x00`…`0xFF`, the code shown after event and ATT names.
+    private static let byteCodes: [String] = (0...255).map { Hex.number($0, width: 2) }
+
+    private mutating func dissectIsochronous(_ p: inout DissectedPacket, name: String) {
         p.name = name
         var r = ByteReader(p.bytes)
         if let hf = try? r.u16("handle") {

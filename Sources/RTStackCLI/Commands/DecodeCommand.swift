@@ -73,10 +73,16 @@ enum DecodeCommand {
             out.line("# \(path): \(reader.format)")
         }
         var readError: CaptureError? = nil
+        // One packet, refilled for each record: its buffers are reused.
+        var packet = DissectedPacket(index: 0, timestampMicros: 0, relativeTime: 0,
+                                     direction: .controllerToHost, type: .event, bytes: [])
         while true {
-            let record: CaptureRecord?
+            // Not an optional kept to the end of the iteration: destroying a `CaptureRecord?`
+            // goes through its type's generic witnesses, a hundred instructions per packet.
+            let record: CaptureRecord
             do {
-                record = try reader.next()
+                guard let next = try reader.next() else { break }
+                record = next
             } catch {
                 dissector.noteCaptureError("\(error)")
                 if error.endsStream {
@@ -86,13 +92,15 @@ enum DecodeCommand {
                 if !options.json && !options.summaryOnly { out.line("        ! \(error)") }
                 continue
             }
-            guard let record else { break }
-            let packet = dissector.dissect(record)
+            dissector.dissect(record, into: &packet)
             if options.summaryOnly || !options.filter.accepts(packet) { continue }
             if options.json {
-                out.line(json.render(packet))
+                out.append(text: { line in
+                    json.render(packet, into: &line)
+                    line.append(byte: 0x0A)
+                })
             } else {
-                out.append { text.render(packet, into: &$0) }
+                out.append(text: { text.render(packet, into: &$0) })
             }
         }
         if let e = readError {

@@ -2,51 +2,69 @@ extension ATTPDU: FieldDescribing {
     /// One phrase after the PDU name (which `name` gives; the summary does not repeat it),
     /// e.g. `handle 0x002a value 06 48`.
     public var summary: String {
+        var t = TextBuffer(capacity: 96)
+        appendSummary(to: &t)
+        return t.string
+    }
+
+    /// `summary`, written into a buffer (the dissector shows one for every ATT packet).
+    public func appendSummary(to t: inout TextBuffer) {
         switch self {
         case let .errorResponse(e):
-            return "\(e.requestOpcodeInError.name) handle \(L2CAPText.hex16(e.attributeHandleInError)): \(e.errorCode.description)"
+            t.append(e.requestOpcodeInError.name)
+            t.append(" handle ")
+            L2CAPText.hex16(e.attributeHandleInError, into: &t)
+            t.append(": ")
+            L2CAPText.named(e.errorCode.name, e.errorCode.rawValue, into: &t)
         case let .exchangeMTURequest(mtu):
-            return "client rx mtu \(mtu)"
+            t.append("client rx mtu ")
+            t.appendDecimal(Int(mtu))
         case let .exchangeMTUResponse(mtu):
-            return "server rx mtu \(mtu)"
+            t.append("server rx mtu ")
+            t.appendDecimal(Int(mtu))
         case let .findInformationRequest(range):
-            return range.text
+            t.append(range.text)
         case let .findInformationResponse(response):
-            return Self.count(response.informationData.count, "entry", "entries") + " (\(response.format.name))"
+            t.append(Self.count(response.informationData.count, "entry", "entries") + " (\(response.format.name))")
         case let .findByTypeValueRequest(request):
-            return "\(request.range.text) type \(request.attributeType.string) value \(L2CAPText.short(request.attributeValue))"
+            t.append("\(request.range.text) type \(request.attributeType.string) value \(L2CAPText.short(request.attributeValue))")
         case let .findByTypeValueResponse(list):
-            return Self.count(list.count, "handle range", "handle ranges")
+            t.append(Self.count(list.count, "handle range", "handle ranges"))
         case let .readByTypeRequest(query), let .readByGroupTypeRequest(query):
-            return "\(query.range.text) type \(query.attributeType.string)"
+            t.append("\(query.range.text) type \(query.attributeType.string)")
         case let .readByTypeResponse(list):
-            return Self.count(list.count, "entry", "entries") + " of \(2 + (list.first?.value.count ?? 0)) bytes"
+            t.append(Self.count(list.count, "entry", "entries") + " of \(2 + (list.first?.value.count ?? 0)) bytes")
         case let .readByGroupTypeResponse(list):
-            return Self.count(list.count, "entry", "entries") + " of \(4 + (list.first?.value.count ?? 0)) bytes"
+            t.append(Self.count(list.count, "entry", "entries") + " of \(4 + (list.first?.value.count ?? 0)) bytes")
         case let .readRequest(handle):
-            return "handle \(L2CAPText.hex16(handle))"
+            t.append("handle ")
+            L2CAPText.hex16(handle, into: &t)
         case let .readResponse(value), let .readBlobResponse(value), let .readMultipleResponse(value):
-            return "value \(L2CAPText.short(value))"
+            t.append("value ")
+            L2CAPText.short(value, into: &t)
         case let .readBlobRequest(handle, offset):
-            return "handle \(L2CAPText.hex16(handle)) offset \(offset)"
+            t.append("handle \(L2CAPText.hex16(handle)) offset \(offset)")
         case let .readMultipleRequest(handles), let .readMultipleVariableRequest(handles):
-            return "handles " + handles.map(L2CAPText.hex16).joined(separator: " ")
+            t.append("handles " + handles.map(L2CAPText.hex16).joined(separator: " "))
         case let .readMultipleVariableResponse(response):
-            return Self.count(response.values.count, "value", "values")
+            t.append(Self.count(response.values.count, "value", "values"))
         case let .writeRequest(hv), let .writeCommand(hv), let .handleValueNotification(hv), let .handleValueIndication(hv):
-            return "handle \(L2CAPText.hex16(hv.handle)) value \(L2CAPText.short(hv.value))"
+            t.append("handle ")
+            L2CAPText.hex16(hv.handle, into: &t)
+            t.append(" value ")
+            L2CAPText.short(hv.value, into: &t)
         case let .signedWriteCommand(s):
-            return "handle \(L2CAPText.hex16(s.handle)) value \(L2CAPText.short(s.value)) signed"
+            t.append("handle \(L2CAPText.hex16(s.handle)) value \(L2CAPText.short(s.value)) signed")
         case let .prepareWriteRequest(p), let .prepareWriteResponse(p):
-            return "handle \(L2CAPText.hex16(p.handle)) offset \(p.valueOffset) value \(L2CAPText.short(p.partAttributeValue))"
+            t.append("handle \(L2CAPText.hex16(p.handle)) offset \(p.valueOffset) value \(L2CAPText.short(p.partAttributeValue))")
         case let .executeWriteRequest(flags):
-            return flags.name
+            t.append(flags.name)
         case .writeResponse, .executeWriteResponse, .handleValueConfirmation:
-            return ""
+            break
         case let .multipleHandleValueNotification(list):
-            return list.map { "\(L2CAPText.hex16($0.handle)): \(L2CAPText.short($0.value, limit: 8))" }.joined(separator: ", ")
+            t.append(list.map { "\(L2CAPText.hex16($0.handle)): \(L2CAPText.short($0.value, limit: 8))" }.joined(separator: ", "))
         case let .unknown(opcode, parameters):
-            return "opcode \(L2CAPText.hex8(opcode.rawValue)) parameters \(L2CAPText.short(parameters))"
+            t.append("opcode \(L2CAPText.hex8(opcode.rawValue)) parameters \(L2CAPText.short(parameters))")
         }
     }
 
@@ -117,8 +135,8 @@ extension ATTPDU: FieldDescribing {
                 fields.add("Value", L2CAPText.bytes(entry.value))
             }
         case let .writeRequest(hv), let .writeCommand(hv), let .handleValueNotification(hv), let .handleValueIndication(hv):
-            fields.add("Handle", L2CAPText.hex16(hv.handle))
-            fields.add("Value", L2CAPText.bytes(hv.value))
+            fields.add("Handle") { L2CAPText.hex16(hv.handle, into: &$0) }
+            fields.add("Value") { L2CAPText.bytes(hv.value, into: &$0) }
         case let .signedWriteCommand(s):
             fields.add("Handle", L2CAPText.hex16(s.handle))
             fields.add("Value", L2CAPText.bytes(s.value))

@@ -103,40 +103,45 @@ public enum ADIssue: Equatable, Sendable, CustomStringConvertible {
 /// Walks the AD structures of a buffer without allocating; `AdvertisingData` is built on it,
 /// and a scanner can use it directly to look for one type.
 public struct ADStructureIterator: IteratorProtocol, Sendable {
-    private var remaining: ArraySlice<UInt8>
-    private let base: Int
+    private let bytes: ArraySlice<UInt8>
+    private var position: Int
     /// Set when the walk stopped at a zero length octet.
     public private(set) var padding: ADPadding?
     /// Set when the walk stopped at a length that overruns the buffer.
     public private(set) var overrun: ADIssue?
 
     public init(_ bytes: ArraySlice<UInt8>) {
-        remaining = bytes
-        base = bytes.startIndex
+        self.bytes = bytes
+        position = bytes.startIndex
     }
 
     public mutating func next() -> ADStructure? {
-        guard let length = remaining.first else { return nil }
-        let start = remaining.startIndex
-        let offset = start - base
+        guard let place = nextPlace() else { return nil }
+        return ADStructure(type: place.type, data: bytes[place.data], offset: place.offset)
+    }
+
+    /// Where the next structure lies, without making an `ADStructure`: plain numbers, so a
+    /// walk that only looks for a type (or builds the structure itself) counts no references.
+    mutating func nextPlace() -> (type: ADType, data: Range<Int>, offset: Int)? {
+        guard position < bytes.endIndex else { return nil }
+        let start = position
+        let length = Int(bytes[start])
+        let offset = start - bytes.startIndex
         if length == 0 {
-            padding = ADPadding(offset: offset, length: remaining.count, isAllZero: remaining.allSatisfy { $0 == 0 })
-            remaining = remaining[remaining.endIndex...]
+            let rest = bytes[start...]
+            padding = ADPadding(offset: offset, length: rest.count, isAllZero: rest.allSatisfy { $0 == 0 })
+            position = bytes.endIndex
             return nil
         }
-        let available = remaining.count - 1
-        if Int(length) > available {
-            let type = available >= 1 ? ADType(remaining[start + 1]) : nil
-            overrun = .lengthOverrun(offset: offset, type: type, length: Int(length), available: available)
-            remaining = remaining[remaining.endIndex...]
+        let available = bytes.endIndex - start - 1
+        if length > available {
+            let type = available >= 1 ? ADType(bytes[start + 1]) : nil
+            overrun = .lengthOverrun(offset: offset, type: type, length: length, available: available)
+            position = bytes.endIndex
             return nil
         }
-        let type = ADType(remaining[start + 1])
-        let dataStart = start + 2
-        let end = start + 1 + Int(length)
-        let s = ADStructure(type: type, data: remaining[dataStart..<end], offset: offset)
-        remaining = remaining[end...]
-        return s
+        position = start + 1 + length
+        return (ADType(bytes[start + 1]), (start + 2)..<position, offset)
     }
 }
 

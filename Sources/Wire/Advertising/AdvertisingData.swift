@@ -98,6 +98,19 @@ extension AdvertisingData {
         return s.map { ADLocalName.text(from: $0.data) }
     }
 
+    /// `localName` of `bytes` in one walk, without making an `AdvertisingData` (which checks
+    /// every structure for issues) or an `ADStructure` per structure: each advertising
+    /// report's headline shows the name.
+    static func localName(in bytes: ArraySlice<UInt8>) -> String? {
+        var walk = ADStructureIterator(bytes)
+        var shortened: Range<Int>? = nil
+        while let place = walk.nextPlace() {
+            if place.type == .completeLocalName { return ADLocalName.text(from: bytes[place.data]) }
+            if place.type == .shortenedLocalName, shortened == nil { shortened = place.data }
+        }
+        return shortened.map { ADLocalName.text(from: bytes[$0]) }
+    }
+
     /// True when the only name present is a Shortened Local Name.
     public var isLocalNameShortened: Bool {
         first(.completeLocalName) == nil && first(.shortenedLocalName) != nil

@@ -65,3 +65,11 @@ public struct CompanyIdentifier: RawRepresentable, Hashable, Sendable, Comparabl
     /// `Apple, Inc. (0x004C)` or `Unknown (0x1234)`.
     public var description: String { (name ?? "Unknown") + " (" + Hex.number(rawValue, width: 4) + ")" }
 }
+
+extension TextBuffer {
+    /// The company's `description`: every manufacturer-data structure shows it twice.
+    public mutating func append(_ company: CompanyIdentifier) {
+        append(company.name ?? "Unknown")
+        appendParenthesizedHexNumber(company.rawValue, width: 4)
+    }
+}

@@ -3,30 +3,30 @@ public enum Hex {
     @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Lower-case hex without separators.
-    public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    @inlinable public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        // Inlinable so that callers in other modules get the contiguous path: the generic
+        // body, unspecialized, costs thousands of instructions per byte string.
+        if let s = bytes.withContiguousStorageIfAvailable({ string(contiguous: $0) }) { return s }
+        return Array(bytes).withUnsafeBufferPointer { string(contiguous: $0) }
+    }
+
+    @usableFromInline static func string(contiguous bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { buf in
-            var i = 0
-            for b in bytes {
-                buf[i] = digits[Int(b >> 4)]
-                buf[i + 1] = digits[Int(b & 0x0f)]
-                i += 2
-            }
-            return i
+            HexPairs.write(bytes, separator: nil, HexPairs.lower, to: buf)
         }
     }
 
     /// Lower-case hex with one space between bytes.
-    public static func spaced<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    @inlinable public static func spaced<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        if let s = bytes.withContiguousStorageIfAvailable({ spaced(contiguous: $0) }) { return s }
+        return Array(bytes).withUnsafeBufferPointer { spaced(contiguous: $0) }
+    }
+
+    @usableFromInline static func spaced(contiguous bytes: UnsafeBufferPointer<UInt8>) -> String {
         if bytes.isEmpty { return "" }
-        return String(unsafeUninitializedCapacity: bytes.count * 3 - 1) { buf in
-            var i = 0
-            for b in bytes {
-                if i > 0 { buf[i] = 0x20; i += 1 }
-                buf[i] = digits[Int(b >> 4)]
-                buf[i + 1] = digits[Int(b & 0x0f)]
-                i += 2
-            }
-            return i
+        // One byte of room more than the text: the last pair's separator is written too.
+        return String(unsafeUninitializedCapacity: bytes.count * 3) { buf in
+            HexPairs.write(bytes, separator: 0x20, HexPairs.lower, to: buf)
         }
     }
 

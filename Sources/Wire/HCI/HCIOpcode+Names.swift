@@ -1029,3 +1029,16 @@ extension HCIOpcode: CustomStringConvertible {
         name + " (" + Hex.number(ogf, width: 2) + "|" + Hex.number(ocf, width: 4) + ")"
     }
 }
+
+extension TextBuffer {
+    /// The opcode's `description`, `LE Set Scan Parameters (0x08|0x000B)`: every Command
+    /// Complete shows it twice.
+    public mutating func append(_ opcode: HCIOpcode) {
+        append(opcode.name)
+        append(" (")
+        appendHexNumber(opcode.ogf, width: 2)
+        append(byte: 0x7C)
+        appendHexNumber(opcode.ocf, width: 4)
+        append(byte: 0x29)
+    }
+}

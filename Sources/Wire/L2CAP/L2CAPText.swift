@@ -23,3 +23,37 @@ enum L2CAPText {
     static func named(_ name: String, _ v: UInt8) -> String { name + " (" + hex8(v) + ")" }
     static func named(_ name: String, _ v: UInt16) -> String { name + " (" + hex16(v) + ")" }
 }
+
+/// The same forms written into a `TextBuffer`: ATT notifications and writes are most of a
+/// connection's packets, and their lines are built from these.
+extension L2CAPText {
+    /// `hex16(_:)`.
+    static func hex16(_ v: UInt16, into t: inout TextBuffer) { t.appendLowerHexNumber(v, width: 4) }
+
+    /// `bytes(_:)`.
+    static func bytes(_ b: ArraySlice<UInt8>, into t: inout TextBuffer) {
+        if b.isEmpty { t.append("(empty)") } else { t.appendSpacedHex(b) }
+    }
+
+    /// `short(_:limit:)`.
+    static func short(_ b: ArraySlice<UInt8>, limit: Int = 16, into t: inout TextBuffer) {
+        if b.isEmpty {
+            t.append("(empty)")
+        } else if b.count <= limit {
+            t.appendSpacedHex(b)
+        } else {
+            t.appendSpacedHex(b.prefix(limit))
+            t.append(" … (")
+            t.appendDecimal(b.count)
+            t.append(" bytes)")
+        }
+    }
+
+    /// `named(_:_:)` for one-byte values.
+    static func named(_ name: String, _ v: UInt8, into t: inout TextBuffer) {
+        t.append(name)
+        t.append(" (")
+        t.appendLowerHexNumber(v, width: 2)
+        t.append(byte: 0x29)
+    }
+}

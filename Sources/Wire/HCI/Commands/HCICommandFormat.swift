@@ -20,17 +20,38 @@ enum HCICommandFormat {
 
     /// `0x0010 (10.00 ms)` for a count of `unitMicros`-microsecond units.
     static func duration(_ raw: UInt16, unitMicros: Int) -> String {
-        hex(raw) + " (" + milliseconds(Int(raw) * unitMicros) + ")"
+        var t = TextBuffer(capacity: 32)
+        appendDuration(raw, unitMicros: unitMicros, to: &t)
+        return t.string
+    }
+
+    static func appendDuration(_ raw: UInt16, unitMicros: Int, to t: inout TextBuffer) {
+        t.appendHexNumber(raw, width: 4)
+        t.append(" (")
+        appendMilliseconds(Int(raw) * unitMicros, to: &t)
+        t.append(byte: 0x29)
     }
 
     /// `10.00 ms`, or `10.625 ms` when the value needs the third decimal; never rounded.
+    /// (Written into a buffer: counting and trimming the digits as `String`s cost thousands
+    /// of instructions per value, for every connection-parameter line.)
     static func milliseconds(_ micros: Int) -> String {
+        var t = TextBuffer(capacity: 24)
+        appendMilliseconds(micros, to: &t)
+        return t.string
+    }
+
+    static func appendMilliseconds(_ micros: Int, to t: inout TextBuffer) {
         let whole = micros / 1000
-        let frac = micros % 1000
-        var digits = String(frac)
-        digits = String(repeating: "0", count: 3 - digits.count) + digits
-        if frac % 10 == 0 { digits.removeLast() }
-        return String(whole) + "." + digits + " ms"
+        let frac = (micros % 1000).magnitude
+        t.appendDecimal(whole)
+        t.append(byte: 0x2E)
+        if frac % 10 == 0 {
+            t.appendDecimal(magnitude: UInt64(frac / 10), width: 2, padding: 0x30)
+        } else {
+            t.appendDecimal(magnitude: UInt64(frac), width: 3, padding: 0x30)
+        }
+        t.append(" ms")
     }
 
     static func enabled(_ on: Bool) -> String { on ? "Enabled (0x01)" : "Disabled (0x00)" }
@@ -72,12 +93,15 @@ extension HCICommandFormat {
     static func describeConnectionParameters(into fields: inout FieldList, intervalMin: UInt16, intervalMax: UInt16,
                                              latency: UInt16, supervisionTimeout: UInt16,
                                              minCELength: UInt16, maxCELength: UInt16) {
-        fields.add("Min connection interval", duration(intervalMin, unitMicros: unit1_25ms))
-        fields.add("Max connection interval", duration(intervalMax, unitMicros: unit1_25ms))
-        fields.add("Max latency", String(latency) + " (" + hex(latency) + ")")
-        fields.add("Supervision timeout", duration(supervisionTimeout, unitMicros: unit10ms))
-        fields.add("Min CE length", duration(minCELength, unitMicros: unit0_625ms))
-        fields.add("Max CE length", duration(maxCELength, unitMicros: unit0_625ms))
+        fields.add("Min connection interval") { appendDuration(intervalMin, unitMicros: unit1_25ms, to: &$0) }
+        fields.add("Max connection interval") { appendDuration(intervalMax, unitMicros: unit1_25ms, to: &$0) }
+        fields.add("Max latency") { t in
+            t.appendDecimal(Int(latency))
+            t.appendParenthesizedHexNumber(latency, width: 4)
+        }
+        fields.add("Supervision timeout") { appendDuration(supervisionTimeout, unitMicros: unit10ms, to: &$0) }
+        fields.add("Min CE length") { appendDuration(minCELength, unitMicros: unit0_625ms, to: &$0) }
+        fields.add("Max CE length") { appendDuration(maxCELength, unitMicros: unit0_625ms, to: &$0) }
     }
 }
 

@@ -38,12 +38,22 @@ public struct CommandCompleteEvent: WireCodable, FieldDescribing, Hashable {
     }
 
     public var summary: String {
-        opcodeText(commandOpcode) + " ncmd " + String(numHCICommandPackets)
+        var t = TextBuffer()
+        appendSummary(to: &t)
+        return t.string
+    }
+
+    public func appendSummary(to t: inout TextBuffer) {
+        t.append(commandOpcode)
+        t.append(" ncmd ")
+        t.appendDecimal(Int(numHCICommandPackets))
     }
 
     public func describeFields(into f: inout FieldList) {
-        f.add("Num HCI command packets", String(numHCICommandPackets))
-        f.add("Command opcode", opcodeText(commandOpcode))
-        f.add("Return parameters", returnParameters.isEmpty ? "none" : Hex.spaced(returnParameters))
+        f.add("Num HCI command packets") { $0.appendDecimal(Int(numHCICommandPackets)) }
+        f.add("Command opcode") { $0.append(commandOpcode) }
+        f.add("Return parameters") { t in
+            if returnParameters.isEmpty { t.append("none") } else { t.appendSpacedHex(returnParameters) }
+        }
     }
 }

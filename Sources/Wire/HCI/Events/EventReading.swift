@@ -56,3 +56,27 @@ extension BDAddress {
         BDAddress(littleEndian: b) ?? .zero
     }
 }
+
+extension RandomAddressKind {
+    /// The kind from the two top bits of the most significant address byte (Core Spec Vol 6,
+    /// Part B, §1.3.2), for text written straight from an event's address bytes.
+    init(mostSignificantByte b: UInt8) {
+        switch b >> 6 {
+        case 0b11: self = .staticAddress
+        case 0b01: self = .resolvablePrivate
+        case 0b00: self = .nonResolvablePrivate
+        default: self = .reserved
+        }
+    }
+}
+
+extension TextBuffer {
+    /// `C0:11:22:33:44:55 (random static)`, as `LEConnectionText.address` writes it, from
+    /// address bytes in wire order.
+    mutating func appendAddressWithKind(wireOrder b: ArraySlice<UInt8>, _ type: LEAddressType) {
+        appendAddress(wireOrder: b)
+        append(" (")
+        append(type.isRandom ? RandomAddressKind(mostSignificantByte: b.last ?? 0).name : "public")
+        append(byte: 0x29)
+    }
+}

@@ -60,3 +60,41 @@ enum EventFormat {
         String(n) + " " + singular + (n == 1 ? "" : "s")
     }
 }
+
+/// The same formats written into a `TextBuffer`, for the displays `rtstack decode` shows for
+/// most packets (advertising reports, completed packets): no `String` per piece.
+extension EventFormat {
+    static func named(_ name: String, _ raw: UInt8, into t: inout TextBuffer) {
+        t.append(name)
+        t.appendParenthesizedHexNumber(raw, width: 2)
+    }
+
+    /// `dBm(_:)`.
+    static func dBm(_ v: Int8, into t: inout TextBuffer) {
+        if v == 127 {
+            t.append("not available")
+        } else {
+            t.appendDecimal(Int(v))
+            t.append(" dBm")
+        }
+        t.appendParenthesizedHexNumber(UInt8(bitPattern: v), width: 2)
+    }
+
+    /// `dBmShort(_:)`.
+    static func dBmShort(_ v: Int8, into t: inout TextBuffer) {
+        if v == 127 {
+            t.append("no RSSI")
+        } else {
+            t.appendDecimal(Int(v))
+            t.append(" dBm")
+        }
+    }
+
+    /// `plural(_:_:)`.
+    static func plural(_ n: Int, _ singular: String, into t: inout TextBuffer) {
+        t.appendDecimal(n)
+        t.append(byte: 0x20)
+        t.append(singular)
+        if n != 1 { t.append(byte: 0x73) }
+    }
+}

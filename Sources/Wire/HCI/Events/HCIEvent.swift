@@ -153,22 +153,39 @@ extension HCIEvent: WireCodable {
 
 extension HCIEvent: FieldDescribing {
     public var summary: String {
-        if let c = content { return c.summary }
+        var t = TextBuffer()
+        appendSummary(to: &t)
+        return t.string
+    }
+
+    public func appendSummary(to t: inout TextBuffer) {
         switch self {
-        case .leUnknown(_, let p), .unknown(_, let p): return EventFormat.plural(p.count, "parameter byte")
-        default: return ""
+        // The events of every busy capture, without boxing them in an existential first.
+        case .numberOfCompletedPackets(let e): e.appendSummary(to: &t)
+        case .commandComplete(let e): e.appendSummary(to: &t)
+        case .le(.advertisingReport(let e)): e.appendSummary(to: &t)
+        case .leUnknown(_, let p), .unknown(_, let p): EventFormat.plural(p.count, "parameter byte", into: &t)
+        default: content?.appendSummary(to: &t)
+        }
+    }
+
+    public func describe(summary: inout TextBuffer, fields: inout FieldList) {
+        switch self {
+        case .le(.advertisingReport(let e)): e.describe(summary: &summary, fields: &fields)
+        default:
+            appendSummary(to: &summary)
+            describeFields(into: &fields)
         }
     }
 
     public func describeFields(into f: inout FieldList) {
-        if let c = content {
-            c.describeFields(into: &f)
-            return
-        }
         switch self {
+        case .numberOfCompletedPackets(let e): e.describeFields(into: &f)
+        case .commandComplete(let e): e.describeFields(into: &f)
+        case .le(.advertisingReport(let e)): e.describeFields(into: &f)
         case .leUnknown(_, let p), .unknown(_, let p):
             f.add("Parameters", p.isEmpty ? "none" : Hex.spaced(p))
-        default: break
+        default: content?.describeFields(into: &f)
         }
     }
 }

@@ -22,16 +22,44 @@ public struct LEAdvertisingReportEvent: WireCodable, FieldDescribing, Hashable {
     }
 
     public var summary: String {
-        if reports.count == 1, let only = reports.first { return only.summary }
-        return EventFormat.plural(reports.count, "report")
+        var t = TextBuffer()
+        appendSummary(to: &t)
+        return t.string
+    }
+
+    public func appendSummary(to t: inout TextBuffer) {
+        if reports.count == 1, let only = reports.first {
+            only.appendSummary(to: &t)
+        } else {
+            EventFormat.plural(reports.count, "report", into: &t)
+        }
     }
 
     public func describeFields(into f: inout FieldList) {
-        f.add("Num reports", String(numReports))
+        f.add("Num reports") { $0.appendDecimal(numReports) }
         for (i, report) in reports.enumerated() {
-            f.nested("Report " + String(i + 1)) { f in report.describeFields(into: &f) }
+            Self.describe(report, index: i, into: &f)
         }
     }
+
+    /// Summary and fields with each report decoded once (nearly every event has one report).
+    public func describe(summary: inout TextBuffer, fields f: inout FieldList) {
+        f.add("Num reports") { $0.appendDecimal(numReports) }
+        if reports.count != 1 { EventFormat.plural(reports.count, "report", into: &summary) }
+        for (i, report) in reports.enumerated() {
+            if reports.count == 1 { report.appendSummary(to: &summary) }
+            Self.describe(report, index: i, into: &f)
+        }
+    }
+
+    private static func describe(_ report: LEAdvertisingReport, index i: Int, into f: inout FieldList) {
+        f.nested(i < reportLabels.count ? reportLabels[i] : "Report " + String(i + 1)) { f in
+            report.describeFields(into: &f)
+        }
+    }
+
+    /// "Report 1" to "Report 25" (the most a controller sends in one event), made once.
+    static let reportLabels = (1...25).map { "Report \($0)" }
 }
 
 /// One report of an LE Advertising Report event.
@@ -60,12 +88,42 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
     }
 
     public init(decoding r: inout ByteReader) throws(WireError) {
+        if let whole = Self.decodeWhole(&r) {
+            self = whole
+            return
+        }
         eventType = LEAdvertisingEventType(rawValue: try r.u8("Event_Type"))
         addressType = try r.eventAddressType("Address_Type")
         addressBytes = try r.bytes(6, "Address")
         let length = try r.u8("Data_Length")
         data = try r.bytes(Int(length), "Data")
         rssi = try r.i8("RSSI")
+    }
+
+    private init(eventType: LEAdvertisingEventType, addressType: LEAddressType, addressBytes: ArraySlice<UInt8>,
+                 data: ArraySlice<UInt8>, rssi: Int8) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.addressBytes = addressBytes
+        self.data = data
+        self.rssi = rssi
+    }
+
+    /// The report at `r` when all of it is there and its address type is valid, taken with one
+    /// bounds check instead of one per field (a shown report is decoded three times: when the
+    /// event is, for its headline and for its fields). Nil, `r` untouched, sends the caller
+    /// down the field-by-field path, which names what is wrong.
+    private static func decodeWhole(_ r: inout ByteReader) -> LEAdvertisingReport? {
+        let b = r.remaining
+        let s = b.startIndex
+        // Event_Type, Address_Type, Address (6), Data_Length, Data, RSSI.
+        guard b.count >= 10 else { return nil }
+        let length = Int(b[s + 8])
+        guard b.count >= 10 + length, let addressType = LEAddressType(rawValue: b[s + 1]),
+              (try? r.skip(10 + length)) != nil else { return nil }
+        return LEAdvertisingReport(eventType: LEAdvertisingEventType(rawValue: b[s]), addressType: addressType,
+                                   addressBytes: b[(s + 2)..<(s + 8)], data: b[(s + 9)..<(s + 9 + length)],
+                                   rssi: Int8(bitPattern: b[s + 9 + length]))
     }
 
     public func encode(into w: inout ByteWriter) {
@@ -85,20 +143,35 @@ public struct LEAdvertisingReport: WireCodable, FieldDescribing, Hashable {
     public var advertiser: DeviceAddress { DeviceAddress(address, type: addressType) }
 
     public var summary: String {
-        eventType.name + " " + advertiser.description + " " + EventFormat.dBmShort(rssi)
-            + " data " + EventFormat.plural(data.count, "byte")
-            + (AdvertisingData(data).localName.map { " " + quoted($0) } ?? "")
+        var t = TextBuffer()
+        appendSummary(to: &t)
+        return t.string
+    }
+
+    public func appendSummary(to t: inout TextBuffer) {
+        t.append(eventType.name)
+        t.append(byte: 0x20)
+        t.appendAddress(wireOrder: addressBytes)
+        t.append(addressType.isRandom ? "/random " : "/public ")
+        EventFormat.dBmShort(rssi, into: &t)
+        t.append(" data ")
+        t.appendDecimal(data.count)
+        t.append(data.count == 1 ? " byte" : " bytes")
+        if let name = AdvertisingData.localName(in: data) {
+            t.append(byte: 0x20)
+            appendQuoted(name, to: &t)
+        }
     }
 
     public func describeFields(into f: inout FieldList) {
-        f.add("Event type", eventType.description)
-        f.add("Address type", EventFormat.named(addressType.name, addressType.rawValue))
-        f.add("Address", LEConnectionText.address(address, addressType))
-        f.add("Data length", String(data.count))
+        f.add("Event type") { EventFormat.named(eventType.name, eventType.rawValue, into: &$0) }
+        f.add("Address type") { EventFormat.named(addressType.name, addressType.rawValue, into: &$0) }
+        f.add("Address") { $0.appendAddressWithKind(wireOrder: addressBytes, addressType) }
+        f.add("Data length") { $0.appendDecimal(data.count) }
         if !data.isEmpty {
-            f.add("Data", Hex.spaced(data))
-            f.nested("Advertising data") { AdvertisingData(data).describeFields(into: &$0) }
+            f.add("Data") { $0.appendSpacedHex(data) }
+            f.nested("Advertising data") { AdvertisingData.describeFields(of: data, into: &$0) }
         }
-        f.add("RSSI", EventFormat.dBm(rssi))
+        f.add("RSSI") { EventFormat.dBm(rssi, into: &$0) }
     }
 }

@@ -151,7 +151,7 @@ public struct LEExtendedAdvertisingReport: WireCodable, FieldDescribing, Hashabl
         f.add("Data length", String(data.count))
         if !data.isEmpty {
             f.add("Data", Hex.spaced(data))
-            f.nested("Advertising data") { AdvertisingData(data).describeFields(into: &$0) }
+            f.nested("Advertising data") { AdvertisingData.describeFields(of: data, into: &$0) }
         }
     }
 }

@@ -47,19 +47,30 @@ public struct NumberOfCompletedPacketsEvent: WireCodable, FieldDescribing, Hasha
     }
 
     public var summary: String {
-        var s = ""
-        for e in entries {
-            if !s.isEmpty { s += ", " }
-            s += "handle " + EventFormat.handle(e.connectionHandle) + ": " + String(e.numCompletedPackets)
+        var t = TextBuffer()
+        appendSummary(to: &t)
+        return t.string
+    }
+
+    public func appendSummary(to t: inout TextBuffer) {
+        if entries.isEmpty {
+            t.append("no handles")
+            return
         }
-        return s.isEmpty ? "no handles" : s
+        for (i, e) in entries.enumerated() {
+            if i > 0 { t.append(", ") }
+            t.append("handle ")
+            t.appendHexNumber(e.connectionHandle, width: 4)
+            t.append(": ")
+            t.appendDecimal(Int(e.numCompletedPackets))
+        }
     }
 
     public func describeFields(into f: inout FieldList) {
-        f.add("Num handles", String(numHandles))
+        f.add("Num handles") { $0.appendDecimal(numHandles) }
         for e in entries {
-            f.nested("Connection handle", EventFormat.handle(e.connectionHandle)) { f in
-                f.add("Num completed packets", String(e.numCompletedPackets))
+            f.nested("Connection handle", value: { $0.appendHexNumber(e.connectionHandle, width: 4) }) { f in
+                f.add("Num completed packets") { $0.appendDecimal(Int(e.numCompletedPackets)) }
             }
         }
     }

@@ -1,0 +1,163 @@
+import Wire
+
+/// JSON written straight into a byte buffer, for `JSONRenderer`: one object per packet at
+/// hundreds of thousands of packets per second leaves no room for a `String` per key and
+/// value. The forms match `JSONObject` byte for byte (both are JSON Lines the same scripts
+/// read). Keys are written by the renderer with their punctuation (`,"name":`), one piece each.
+enum JSONText {
+    static func string(_ s: String, into out: inout TextBuffer) {
+        if s.utf8.withContiguousStorageIfAvailable({ quoted($0, into: &out) }) == nil {
+            var s = s
+            s.withUTF8 { quoted($0, into: &out) }
+        }
+    }
+
+    /// A string from UTF-8 bytes, in double quotes, escaped the way `JSONObject.appendQuoted`
+    /// does. Nearly nothing the decoder shows needs escaping: that case is one scan and one
+    /// copy.
+    static func quoted(_ utf8: UnsafeBufferPointer<UInt8>, into out: inout TextBuffer) {
+        if !needsEscaping(utf8) {
+            out.appendUninitialized(utf8.count &+ 2) { to in
+                to[0] = 0x22
+                if let from = utf8.baseAddress, let base = to.baseAddress, utf8.count > 0 {
+                    (base + 1).update(from: from, count: utf8.count)
+                }
+                to[utf8.count &+ 1] = 0x22
+            }
+            return
+        }
+        out.append(byte: 0x22)
+        for b in utf8 {
+            switch b {
+            case 0x22: out.append("\\\"")
+            case 0x5C: out.append("\\\\")
+            case 0x0A: out.append("\\n")
+            case 0x0D: out.append("\\r")
+            case 0x09: out.append("\\t")
+            case ..<0x20:
+                out.append("\\u00")
+                out.append(byte: b < 0x10 ? 0x30 : 0x31)
+                let low = b & 0x0F
+                out.append(byte: low < 10 ? 0x30 + low : 0x57 + low)
+            default:
+                // Bytes of multi-byte scalars pass through unchanged, as whole scalars do.
+                out.append(byte: b)
+            }
+        }
+        out.append(byte: 0x22)
+    }
+
+    /// Whether any byte is a control character, `"` or `\\`. Looks at eight bytes a step
+    /// (every label and value of every packet is scanned, and nearly none has one).
+    static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i &+ 8 <= utf8.count {
+            if containsEscapable(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
+            i &+= 8
+        }
+        if i < utf8.count, utf8.count >= 8 {
+            // The last bytes as one more word, overlapping the ones already looked at.
+            return containsEscapable(raw.loadUnaligned(fromByteOffset: utf8.count &- 8, as: UInt64.self))
+        }
+        // Fewer than eight bytes: gathered into one word over spaces (which need no escaping).
+        var w: UInt64 = 0x2020_2020_2020_2020
+        var shift: UInt64 = 0
+        while i < utf8.count {
+            w = w & ~(0xFF << shift) | UInt64(utf8[i]) << shift
+            shift &+= 8
+            i &+= 1
+        }
+        return containsEscapable(w)
+    }
+
+    @inline(__always) private static func containsEscapable(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte of `x` is zero exactly when `(x - ones) & ~x & highs` is not zero (no false
+        // positives for "any"); likewise `(w - n * ones) & ~w & highs` for a byte below n.
+        let below20 = (w &- ones &* 0x20) & ~w & highs
+        let quote = w ^ (ones &* 0x22)
+        let backslash = w ^ (ones &* 0x5C)
+        let isQuote = (quote &- ones) & ~quote & highs
+        let isBackslash = (backslash &- ones) & ~backslash & highs
+        return below20 | isQuote | isBackslash != 0
+    }
+
+    /// One entry of the `fields` array: `{"level":N,"label":"…","value":"…"}`, with `,` before
+    /// it unless it is the first. Written in one piece when nothing needs escaping, which is
+    /// nearly always: a field list has a dozen entries or more per packet.
+    /// `clean` says that neither label nor value needs escaping (the caller scans them).
+    static func field(level: Int, label: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>,
+                      clean: Bool, first: Bool, into out: inout TextBuffer) {
+        let opening: StaticString = first ? "{\"level\":" : ",{\"level\":"
+        guard (0..<10).contains(level), clean else {
+            out.append(first ? "{\"level\":" : ",{\"level\":")
+            out.appendDecimal(level)
+            out.append(",\"label\":")
+            quoted(label, into: &out)
+            out.append(",\"value\":")
+            quoted(value, into: &out)
+            out.append(byte: 0x7D)
+            return
+        }
+        let labelOpening: StaticString = ",\"label\":\""
+        let valueOpening: StaticString = "\",\"value\":\""
+        let n = opening.utf8CodeUnitCount &+ 1 &+ labelOpening.utf8CodeUnitCount &+ label.count
+            &+ valueOpening.utf8CodeUnitCount &+ value.count &+ 2
+        out.appendUninitialized(n) { to in
+            var o = 0
+            put(opening, to, &o)
+            to[o] = 0x30 &+ UInt8(truncatingIfNeeded: level)
+            o &+= 1
+            put(labelOpening, to, &o)
+            put(label, to, &o)
+            put(valueOpening, to, &o)
+            put(value, to, &o)
+            to[o] = 0x22
+            to[o &+ 1] = 0x7D
+        }
+    }
+
+    @inline(__always)
+    private static func put(_ s: StaticString, _ to: UnsafeMutableBufferPointer<UInt8>, _ o: inout Int) {
+        put(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount), to, &o)
+    }
+
+    @inline(__always)
+    private static func put(_ bytes: UnsafeBufferPointer<UInt8>, _ to: UnsafeMutableBufferPointer<UInt8>, _ o: inout Int) {
+        if let from = bytes.baseAddress, let base = to.baseAddress, bytes.count > 0 {
+            TextBuffer.copy(from: from, to: base + o, count: bytes.count)
+        }
+        o &+= bytes.count
+    }
+
+    /// `JSONObject.number`: fixed point without exponent and trailing zeros, null when not finite.
+    static func number(_ v: Double, decimals: Int, into out: inout TextBuffer) {
+        guard v.isFinite else { out.append("null"); return }
+        if v == v.rounded(), abs(v) < 1e15 {
+            out.appendDecimal(Int(v))
+            return
+        }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(v) * scale).rounded()
+        guard scaled < 9e18 else { out.append(String(v)); return }
+        let n = UInt64(scaled)
+        let p = UInt64(scale)
+        if v < 0 { out.append(byte: 0x2D) }
+        out.appendDecimal(magnitude: n / p)
+        var frac = n % p
+        guard frac != 0 else { return }
+        var digits = decimals
+        while frac % 10 == 0 { frac /= 10; digits -= 1 }
+        out.append(byte: 0x2E)
+        // Leading zeros of the fraction, then its significant digits.
+        var width = 1
+        var x = frac
+        while x >= 10 { x /= 10; width += 1 }
+        for _ in 0..<max(0, digits - width) { out.append(byte: 0x30) }
+        out.appendDecimal(magnitude: frac)
+    }
+}
