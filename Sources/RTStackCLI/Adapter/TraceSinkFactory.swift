@@ -12,7 +12,7 @@ struct TraceSinkFactory: PacketSinkFactory {
         let err = self.err
         return { record in
             let p = dissector.dissect(record)
-            err.append { renderer.render(p, into: &$0) }
+            err.append(text: { renderer.render(p, into: &$0) })
             err.flush()
         }
     }
