@@ -283,10 +283,11 @@ enum DecimalPairs {
     }
 }
 
-/// The two ASCII hex digits of every byte value, as one `UInt16` in memory order.
-enum HexPairs {
-    static let lower: [UInt16] = (0...255).map { pair(UInt8($0), upper: false) }
-    static let upper: [UInt16] = (0...255).map { pair(UInt8($0), upper: true) }
+/// The two ASCII hex digits of every byte value, as one `UInt16` in memory order: hex text
+/// written with one load and one store a byte (a store of the pair at an unaligned offset).
+public enum HexPairs {
+    public static let lower: [UInt16] = (0...255).map { pair(UInt8($0), upper: false) }
+    public static let upper: [UInt16] = (0...255).map { pair(UInt8($0), upper: true) }
 
     /// Writes the hex of `data` at `to`, `separator` after each pair (the last one included,
     /// so `to` needs three bytes a byte with a separator, two without); returns the length of
