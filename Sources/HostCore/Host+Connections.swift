@@ -158,6 +158,14 @@ extension Host {
                 warn("LE Connection Complete with status \(e.status) and no connection pending")
                 return
             }
+            guard attempt.phase != .awaitingStatus else {
+                // The controller reports an attempt only after its Command Status (§7.8.12), so
+                // this one is stale (an earlier attempt's cancel, say). Taking it as the end of
+                // the current attempt would leave its LE Create Connection queued or pending at
+                // the controller while the host starts another one.
+                warn("LE Connection Complete with status \(e.status) before the Command Status of the pending LE Create Connection, ignored")
+                return
+            }
             initiator.pending = nil
             if let link = linksByID[attempt.link] {
                 switch attempt.phase {

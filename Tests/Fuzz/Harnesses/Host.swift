@@ -27,8 +27,33 @@
 //   - memory: links, queued connections, queued ACL packets and waiting commands stay within
 //     fixed bounds, however long the input.
 // A broken rule traps (fatalError), so libFuzzer reports the input.
+import Glibc
 import Wire
 @testable import HostCore
+
+/// FUZZ_TRACE=1: print every step, packet and host event (to read a crash input).
+private let tracing = getenv("FUZZ_TRACE") != nil
+
+private func trace(_ text: @autoclosure () -> String) {
+    if tracing { fputs(text() + "\n", stderr) }
+}
+
+private func describe(_ packet: HCIPacket) -> String {
+    switch packet.type {
+    case .command:
+        guard let c = try? HCICommandPacket(packet) else { break }
+        return "command " + c.opcode.name + " " + Hex.spaced(c.parameters)
+    case .event:
+        guard let e = try? HCIEvent.decode(packet.bytes) else { break }
+        return "event " + e.name + ": " + e.summary
+    case .acl:
+        guard let a = try? ACLPacket(packet) else { break }
+        return "ACL " + a.summary + " " + Hex.spaced(a.data.prefix(24))
+    default:
+        break
+    }
+    return "\(packet.type.name) " + Hex.spaced(packet.bytes.prefix(24))
+}
 
 // MARK: - Setup constants
 
@@ -135,6 +160,7 @@ private final class ScriptedController: HostSink {
     // MARK: HostSink
 
     func send(_ packet: HCIPacket) {
+        trace("  host → " + describe(packet))
         switch packet.type {
         case .command: sentCommand(packet)
         case .acl: sentACL(packet)
@@ -144,6 +170,7 @@ private final class ScriptedController: HostSink {
 
     func deliver(_ event: HostEvent) {
         if case let .warning(w) = event { _ = w.description }
+        trace("  event: \(event)")
     }
 
     private func sentCommand(_ packet: HCIPacket) {
@@ -340,6 +367,7 @@ private final class ScriptedController: HostSink {
     // MARK: Feeding the host
 
     func feed(_ packet: HCIPacket) {
+        trace("  → host " + describe(packet))
         switch packet.type {
         case .event: observeEvent(packet.bytes)
         case .acl: observeACL(packet.bytes)
@@ -660,6 +688,7 @@ public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             controller.step += 1
             let op = script.u8()
             let t = script.u8()
+            trace("step \(controller.step) (pass \(pass)): op \(Hex.number(op, width: 2)) time +\(t)")
             let dt: UInt64 = t < 128 ? HostDuration.milliseconds(UInt64(t)) : HostDuration.milliseconds(UInt64(t - 127) * 500)
             if dt > 0 {
                 controller.now &+= dt
