@@ -45,6 +45,10 @@ extension Host {
             pumpACL()
         }
         if let p = reply.connectionUpdate {
+            // Newer parameters replace an update not sent yet, so a peer repeating its request
+            // cannot grow the command queue while the controller is slow to take commands.
+            let id = link.id
+            commands.removeWaiting { $0 == .connectionUpdate(id) }
             send(LEConnectionUpdate(connectionHandle: handle, connectionIntervalMin: p.intervalMin,
                                     connectionIntervalMax: p.intervalMax, maxLatency: p.peripheralLatency,
                                     supervisionTimeout: p.timeoutMultiplier),

@@ -88,9 +88,9 @@ extension Host {
             if wasScanning { sink.deliver(.scanning(false)) }
             pumpInitiator(at: now)
         case let .createConnection(id):
-            guard let attempt = initiator.pending, attempt.link == id else { return }
+            guard let attempt = initiator.pending, attempt.link == id || attempt.link == Initiator.noLink else { return }
             initiator.pending = nil
-            if let link = linksByID[id] {
+            if attempt.link != Initiator.noLink, let link = linksByID[id] {
                 if attempt.cancelOnStatus == .user {
                     userCancelled(link)
                 } else {

@@ -96,7 +96,8 @@ extension Host {
 
     /// Command Status of LE (Extended) Create Connection.
     func createConnectionAnswered(link id: LinkID, status: HCIStatus, opcode: HCIOpcode, at now: HostTime) {
-        guard var attempt = initiator.pending, attempt.link == id, attempt.phase == .awaitingStatus else {
+        guard var attempt = initiator.pending, attempt.link == id || attempt.link == Initiator.noLink,
+              attempt.phase == .awaitingStatus else {
             warn("Command Status \(status) for \(opcode.name) of \(id), which is not the pending attempt")
             return
         }
@@ -112,7 +113,10 @@ extension Host {
             return
         }
         initiator.pending = nil
-        guard let link = linksByID[id] else { return }
+        guard attempt.link != Initiator.noLink, let link = linksByID[id] else {
+            pumpInitiator(at: now)
+            return
+        }
         if attempt.cancelOnStatus == .user {
             userCancelled(link)
         } else if status == .commandDisallowed, !scanner.isQuiet, !initiator.scanConflictLearned {
@@ -158,6 +162,14 @@ extension Host {
                 warn("LE Connection Complete with status \(e.status) and no connection pending")
                 return
             }
+            guard attempt.phase != .awaitingStatus else {
+                // The controller reports an attempt only after its Command Status (§7.8.12), so
+                // this one is stale (an earlier attempt's cancel, say). Taking it as the end of
+                // the current attempt would leave its LE Create Connection queued or pending at
+                // the controller while the host starts another one.
+                warn("LE Connection Complete with status \(e.status) before the Command Status of the pending LE Create Connection, ignored")
+                return
+            }
             initiator.pending = nil
             if let link = linksByID[attempt.link] {
                 switch attempt.phase {
@@ -191,12 +203,24 @@ extension Host {
         }
         var link: Link?
         var userGaveUp = false
-        if let attempt = initiator.pending, attempt.peer.address == e.peerAddress {
+        if let attempt = initiator.pending, attempt.peer.address == e.peerAddress,
+           attempt.link != Initiator.noLink || attempt.phase != .awaitingStatus {
             // Ours; if a cancel raced with the connection, the connection wins (unless the
             // application itself gave up on it).
             initiator.pending = nil
             link = linksByID[attempt.link]
             userGaveUp = attempt.phase == .cancelling(.user) || attempt.cancelOnStatus == .user
+            if attempt.phase == .awaitingStatus, attempt.link != Initiator.noLink {
+                // A completion only follows its Command Status (§7.8.12), so this connection is an
+                // earlier attempt's (one the cancel guard gave up on). This attempt's LE Create
+                // Connection must not start another one: dropped if not sent yet, else kept
+                // pending without a link and cancelled once the controller acknowledges it.
+                let id = attempt.link
+                if commands.removeWaiting(where: { $0 == .createConnection(id) }).isEmpty {
+                    initiator.pending = Initiator.Attempt(link: Initiator.noLink, peer: attempt.peer, phase: .awaitingStatus,
+                                                          deadline: nil, cancelOnStatus: .user)
+                }
+            }
         } else if let l = linkList.first(where: {
             $0.peer.address == e.peerAddress && $0.handle == nil
                 && ($0.state == .queued || $0.state == .waitingToReconnect)
@@ -225,6 +249,9 @@ extension Host {
 
     private func dropStray(_ handle: UInt16) {
         strayHandles.insert(handle)
+        // A controller that repeats the completion must not grow the command queue: one
+        // Disconnect per handle waiting to be sent is enough.
+        guard !commands.isWaiting(where: { $0 == .disconnectStray(handle: handle) }) else { return }
         send(Disconnect(connectionHandle: handle, reason: .remoteUserTerminatedConnection),
              purpose: .disconnectStray(handle: handle))
     }

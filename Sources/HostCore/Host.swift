@@ -220,7 +220,9 @@ public final class Host {
     public var commandsInFlight: Int { commands.inFlight.count }
     public var isScanning: Bool { scanner.isScanning }
     /// The link whose LE Create Connection is pending at the controller (at most one).
-    public var pendingConnection: LinkID? { initiator.pending?.link }
+    public var pendingConnection: LinkID? {
+        initiator.pending.flatMap { $0.link == Initiator.noLink ? nil : $0.link }
+    }
     /// Links waiting for their turn at the controller.
     public var queuedConnections: [LinkID] { initiator.queue }
 

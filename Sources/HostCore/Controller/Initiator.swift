@@ -34,6 +34,11 @@ struct Initiator: Sendable {
     private(set) var queue: [LinkID] = []
     /// The one pending LE Create Connection.
     var pending: Attempt?
+    /// The link of an attempt that no link wants any more: its LE Create Connection was sent
+    /// and not yet acknowledged when its link connected through an earlier attempt. It stays
+    /// pending (so no second create goes out) and is cancelled once acknowledged. Link numbers
+    /// start at 1, so no link has this one.
+    static let noLink = LinkID(rawValue: 0)
     /// The controller said Command Disallowed to a create while scanning: from now on scanning
     /// pauses around connection attempts (until the next reset).
     var scanConflictLearned = false
