@@ -24,9 +24,9 @@ public struct JSONRenderer: Sendable {
         out.append(",\"timestamp_us\":")
         out.appendDecimal(Int(p.timestampMicros))
         out.append(",\"direction\":")
-        JSONText.string(p.direction.jsonName, into: &out)
+        JSONText.plain(p.direction.jsonName, into: &out)
         out.append(",\"type\":")
-        JSONText.string(p.type.name, into: &out)
+        JSONText.plain(p.type.name, into: &out)
         out.append(",\"name\":")
         JSONText.string(p.name, into: &out)
         if !p.code.isEmpty {

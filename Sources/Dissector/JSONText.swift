@@ -12,6 +12,14 @@ enum JSONText {
         }
     }
 
+    /// `s` in double quotes without looking for anything to escape: for the fixed words of
+    /// an enumeration (`Direction.jsonName`, `H4PacketType.name`), on every packet.
+    static func plain(_ s: String, into out: inout TextBuffer) {
+        out.append(byte: 0x22)
+        out.append(s)
+        out.append(byte: 0x22)
+    }
+
     /// A string from UTF-8 bytes, in double quotes, escaped the way `JSONObject.appendQuoted`
     /// does. Nearly nothing the decoder shows needs escaping: that case is one scan and one
     /// copy.
@@ -153,11 +161,7 @@ enum JSONText {
         var digits = decimals
         while frac % 10 == 0 { frac /= 10; digits -= 1 }
         out.append(byte: 0x2E)
-        // Leading zeros of the fraction, then its significant digits.
-        var width = 1
-        var x = frac
-        while x >= 10 { x /= 10; width += 1 }
-        for _ in 0..<max(0, digits - width) { out.append(byte: 0x30) }
-        out.appendDecimal(magnitude: frac)
+        // The fraction's leading zeros, then its significant digits.
+        out.appendDecimal(magnitude: frac, width: digits, padding: 0x30)
     }
 }

@@ -83,7 +83,10 @@ public struct TextRenderer: Sendable {
 
     /// Seconds with microsecond precision, right-aligned to 12 characters.
     static func seconds(_ t: Double, into out: inout TextBuffer) {
-        let micros = t.isFinite ? Int64((t * 1_000_000).rounded()) : 0
+        // Clamped rather than converted with `Int64(_:)`, which traps: timestamps come from
+        // the file, and two far apart enough (a corrupt record) made the decoder crash here.
+        let scaled = (t * 1_000_000).rounded()
+        let micros = t.isFinite ? Int64(exactly: scaled) ?? (scaled < 0 ? .min : .max) : 0
         let m = micros.magnitude
         let whole = m / 1_000_000
         let frac = m % 1_000_000

@@ -55,14 +55,6 @@ public struct FieldList: Sendable {
         spans = []
     }
 
-    /// An empty list with room for a typical packet's fields, so that building it does not
-    /// grow the buffers step by step.
-    public init(reservingText textCapacity: Int, entries entryCapacity: Int) {
-        text = TextBuffer(capacity: textCapacity)
-        spans = []
-        spans.reserveCapacity(entryCapacity)
-    }
-
     /// Empties the list, keeping its memory for the next packet.
     public mutating func removeAll() {
         text.removeAll()

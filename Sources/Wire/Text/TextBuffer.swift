@@ -107,6 +107,14 @@ public struct TextBuffer: Sendable {
         other.withUnsafeBufferPointer { append(bytes: $0) }
     }
 
+    /// Text fixed when the program was built (separators, labels, names from a table):
+    /// copied straight from where the literal lies, without the checks a `String` needs
+    /// to find its bytes. String literals choose this over `append(_: String)`.
+    @inlinable public mutating func append(_ s: StaticString) {
+        s.withUTF8Buffer { append(bytes: $0) }
+    }
+
+    @_disfavoredOverload
     @inlinable public mutating func append(_ s: String) {
         // Native, literal and small strings are contiguous: one copy, no per-character
         // iteration, and (unlike `withUTF8`) no copy of the string to make it mutable.
