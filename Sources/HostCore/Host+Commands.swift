@@ -51,6 +51,11 @@ extension Host {
             if !status.isSuccess && status != .commandDisallowed {
                 warn("LE Create Connection Cancel failed: \(status)")
             }
+            if var attempt = initiator.pending, case .cancelling = attempt.phase {
+                // The cancel guard runs from this answer (not only from when the cancel was queued).
+                attempt.deadline = max(attempt.deadline ?? 0, now &+ configuration.createConnectionCancelTimeout)
+                initiator.pending = attempt
+            }
         case let .disconnect(id):
             if !status.isSuccess {
                 warn("Disconnect of \(id) failed: \(status)")

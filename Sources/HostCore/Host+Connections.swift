@@ -139,6 +139,15 @@ extension Host {
             sendCancel(&attempt, reason: .timeout, at: now)
             initiator.pending = attempt
         case let .cancelling(reason):
+            if commands.isWaiting(where: { $0 == .createConnectionCancel })
+                || commands.isInFlight(where: { $0 == .createConnectionCancel }) {
+                // The guard runs from the controller's answer: while the cancel is not sent or
+                // not answered, the controller may still be initiating, and giving up now would
+                // let the next LE Create Connection meet the old one.
+                attempt.deadline = now &+ configuration.createConnectionCancelTimeout
+                initiator.pending = attempt
+                return
+            }
             initiator.pending = nil
             warn("no LE Connection Complete after LE Create Connection Cancel for \(attempt.peer); taking the attempt as ended")
             if let link = linksByID[attempt.link] {

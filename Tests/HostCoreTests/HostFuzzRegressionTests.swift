@@ -128,4 +128,35 @@ import Wire
         let updates = fake.commands(LEConnectionUpdate.self)
         #expect(updates.map(\.supervisionTimeout) == [404])
     }
+
+    /// Fuzz input `cancel-guard-before-cancel-sent`: the connect timeout queued LE Create
+    /// Connection Cancel while the controller took no commands; the 2 s cancel guard ran out
+    /// before the cancel was even sent, so the host took the attempt as ended and later sent
+    /// the next create right behind the cancel, before the controller had answered it. The
+    /// guard now runs from the controller's answer to the cancel.
+    @Test func cancelGuardWaitsForTheCancelToBeAnswered() {
+        let (host, fake) = readyHost()
+        var plan = LinkPlan.noGATT
+        plan.connectTimeout = HostDuration.milliseconds(100)
+        let a = host.connect(to: peer(1), plan: plan, at: fake.now)
+        fake.run()
+        let b = host.connect(to: peer(2), plan: .noGATT, at: fake.now)
+        fake.grantCredits(0)
+        fake.now += HostDuration.milliseconds(200)
+        host.advanceTime(to: fake.now)
+        fake.now += HostDuration.seconds(5)
+        host.advanceTime(to: fake.now)
+        #expect(host.pendingConnection == a)
+        #expect(host.state(of: a) == .initiating)
+        #expect(host.state(of: b) == .queued)
+        #expect(fake.connectFailures.isEmpty)
+
+        fake.grantCredits(1)
+        fake.run()
+        #expect(fake.count(.leCreateConnectionCancel) == 1)
+        #expect(fake.connectFailures.map(\.0) == [a])
+        #expect(host.state(of: b) == .initiating)
+        #expect(fake.count(.leExtendedCreateConnection) == 2)
+        #expect(fake.violations.isEmpty)
+    }
 }

@@ -242,8 +242,9 @@ private final class ScriptedController: HostSink {
             let expected = opcode + 1
             if let i = bearer.early.firstIndex(where: { $0.first == expected || $0.first == 0x01 }) {
                 // The peer answered before the request left the host's queue.
+                // Responses are matched in order; the ones before it were ignored by the host.
                 let response = bearer.early[i]
-                bearer.early.removeAll()
+                bearer.early.removeFirst(i + 1)
                 answered(&bearer, request: pdu, response: response)
             } else {
                 bearer.early.removeAll()
