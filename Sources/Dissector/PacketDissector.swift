@@ -116,7 +116,7 @@ struct Dissection {
             p.errors.append("\(cmd.opcode.name) parameters: \(error)")
             if collectFields { p.fields.add("Parameters", Hex.spaced(cmd.parameters)) }
         case nil:
-            p.summary = cmd.parameters.isEmpty ? "" : "\(cmd.parameters.count) parameter bytes"
+            p.summary = cmd.parameters.isEmpty ? "" : ByteCountText.phrase(cmd.parameters.count, "parameter byte")
             if collectFields, !cmd.parameters.isEmpty { p.fields.add("Parameters", Hex.spaced(cmd.parameters)) }
         }
     }
@@ -240,7 +240,7 @@ struct Dissection {
         default:
             p.name = "L2CAP " + frame.channelID.name
             p.code = Hex.number(frame.channelID.rawValue, width: 4)
-            p.summary = "\(frame.payload.count) bytes"
+            p.summary = ByteCountText.phrase(frame.payload.count, "byte")
             if collectFields, !frame.payload.isEmpty { p.fields.add("Data", Hex.spaced(frame.payload)) }
         }
     }
@@ -325,6 +325,6 @@ struct Dissection {
         if let hf = try? r.u16("handle") {
             p.connectionHandle = hf & 0x0FFF
         }
-        p.summary = "\(max(0, p.bytes.count - HCIPacket.headerLength(p.type))) bytes"
+        p.summary = ByteCountText.phrase(max(0, p.bytes.count - HCIPacket.headerLength(p.type)), "byte")
     }
 }
