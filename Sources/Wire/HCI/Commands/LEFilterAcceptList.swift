@@ -76,22 +76,14 @@ public struct LEClearFilterAcceptList: HCICommandWithoutParameters, Hashable {
     public init() {}
 }
 
-/// HCI_LE_Add_Device_To_Filter_Accept_List (Core Spec v5.4 Vol 4, Part E, §7.8.16). Not allowed
-/// while the list is in use by scanning, initiating or advertising (Command Disallowed).
-public struct LEAddDeviceToFilterAcceptList: HCICommand, Hashable {
-    public typealias ReturnParameters = StatusReturnParameters
-    public static let opcode = HCIOpcode.leAddDeviceToFilterAcceptList
-
+/// The one parameter pair Add and Remove Device share (§7.8.16, §7.8.17): which device.
+public struct LEFilterAcceptListEntry: WireCodable, FieldDescribing, Hashable {
     public var addressType: LEFilterAcceptListAddressType
     public var address: BDAddress
 
     public init(addressType: LEFilterAcceptListAddressType, address: BDAddress) {
         self.addressType = addressType
         self.address = address
-    }
-
-    public init(_ device: DeviceAddress) {
-        self.init(addressType: LEFilterAcceptListAddressType(device.type), address: device.address)
     }
 
     public init(decoding r: inout ByteReader) throws(WireError) {
@@ -112,17 +104,16 @@ public struct LEAddDeviceToFilterAcceptList: HCICommand, Hashable {
     }
 }
 
-/// HCI_LE_Remove_Device_From_Filter_Accept_List (Core Spec v5.4 Vol 4, Part E, §7.8.17).
-public struct LERemoveDeviceFromFilterAcceptList: HCICommand, Hashable {
-    public typealias ReturnParameters = StatusReturnParameters
-    public static let opcode = HCIOpcode.leRemoveDeviceFromFilterAcceptList
+/// A command whose parameters are one filter accept list entry: its codec and display are
+/// the entry's.
+public protocol LEFilterAcceptListEntryCommand: HCICommand where ReturnParameters == StatusReturnParameters {
+    var entry: LEFilterAcceptListEntry { get set }
+    init(entry: LEFilterAcceptListEntry)
+}
 
-    public var addressType: LEFilterAcceptListAddressType
-    public var address: BDAddress
-
+extension LEFilterAcceptListEntryCommand {
     public init(addressType: LEFilterAcceptListAddressType, address: BDAddress) {
-        self.addressType = addressType
-        self.address = address
+        self.init(entry: LEFilterAcceptListEntry(addressType: addressType, address: address))
     }
 
     public init(_ device: DeviceAddress) {
@@ -130,19 +121,28 @@ public struct LERemoveDeviceFromFilterAcceptList: HCICommand, Hashable {
     }
 
     public init(decoding r: inout ByteReader) throws(WireError) {
-        addressType = LEFilterAcceptListAddressType(rawValue: try r.u8("Address_Type"))
-        address = try HCICommandFormat.readAddress(&r, "Address")
+        self.init(entry: try LEFilterAcceptListEntry(decoding: &r))
     }
 
-    public func encode(into w: inout ByteWriter) {
-        w.u8(addressType.rawValue)
-        w.append(address.bytes)
-    }
+    public func encode(into w: inout ByteWriter) { entry.encode(into: &w) }
 
-    public var summary: String { address.string + " (" + addressType.name.lowercased() + ")" }
+    public var addressType: LEFilterAcceptListAddressType { entry.addressType }
+    public var address: BDAddress { entry.address }
+    public var summary: String { entry.summary }
+    public func describeFields(into fields: inout FieldList) { entry.describeFields(into: &fields) }
+}
 
-    public func describeFields(into fields: inout FieldList) {
-        fields.add("Address type", addressType.description)
-        fields.add("Address", HCICommandFormat.address(address, random: addressType == .randomDevice))
-    }
+/// HCI_LE_Add_Device_To_Filter_Accept_List (Core Spec v5.4 Vol 4, Part E, §7.8.16). Not allowed
+/// while the list is in use by scanning, initiating or advertising (Command Disallowed).
+public struct LEAddDeviceToFilterAcceptList: LEFilterAcceptListEntryCommand, Hashable {
+    public static let opcode = HCIOpcode.leAddDeviceToFilterAcceptList
+    public var entry: LEFilterAcceptListEntry
+    public init(entry: LEFilterAcceptListEntry) { self.entry = entry }
+}
+
+/// HCI_LE_Remove_Device_From_Filter_Accept_List (Core Spec v5.4 Vol 4, Part E, §7.8.17).
+public struct LERemoveDeviceFromFilterAcceptList: LEFilterAcceptListEntryCommand, Hashable {
+    public static let opcode = HCIOpcode.leRemoveDeviceFromFilterAcceptList
+    public var entry: LEFilterAcceptListEntry
+    public init(entry: LEFilterAcceptListEntry) { self.entry = entry }
 }

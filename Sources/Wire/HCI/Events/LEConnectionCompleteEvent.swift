@@ -30,23 +30,47 @@ public struct LEConnectionCompleteEvent: WireCodable, FieldDescribing, Hashable 
     }
 
     public init(decoding r: inout ByteReader) throws(WireError) {
-        status = try r.eventStatus()
-        connectionHandle = try r.eventConnectionHandle()
-        role = LERole(rawValue: try r.u8("Role"))
-        peerAddressType = try r.eventAddressType("Peer_Address_Type", lenient: !status.isSuccess)
-        peerAddress = try r.eventAddress("Peer_Address")
-        connectionInterval = try r.u16("Connection_Interval")
-        peripheralLatency = try r.u16("Peripheral_Latency")
-        supervisionTimeout = try r.u16("Supervision_Timeout")
-        centralClockAccuracy = LEClockAccuracy(rawValue: try r.u8("Central_Clock_Accuracy"))
+        self = try Self.decode(&r, privateAddresses: false).event
+    }
+
+    /// The event's fields, with the two resolvable private addresses the enhanced event puts
+    /// after Peer_Address read there when `privateAddresses` (§7.7.65.10): one decoder for
+    /// both layouts.
+    static func decode(_ r: inout ByteReader, privateAddresses: Bool) throws(WireError)
+        -> (event: LEConnectionCompleteEvent, local: BDAddress, peer: BDAddress) {
+        let status = try r.eventStatus()
+        let handle = try r.eventConnectionHandle()
+        let role = LERole(rawValue: try r.u8("Role"))
+        let peerAddressType = try r.eventAddressType("Peer_Address_Type", lenient: !status.isSuccess)
+        let peerAddress = try r.eventAddress("Peer_Address")
+        var local = BDAddress.zero
+        var peerPrivate = BDAddress.zero
+        if privateAddresses {
+            local = try r.eventAddress("Local_Resolvable_Private_Address")
+            peerPrivate = try r.eventAddress("Peer_Resolvable_Private_Address")
+        }
+        let event = LEConnectionCompleteEvent(
+            status: status, connectionHandle: handle, role: role, peerAddressType: peerAddressType,
+            peerAddress: peerAddress, connectionInterval: try r.u16("Connection_Interval"),
+            peripheralLatency: try r.u16("Peripheral_Latency"), supervisionTimeout: try r.u16("Supervision_Timeout"),
+            centralClockAccuracy: LEClockAccuracy(rawValue: try r.u8("Central_Clock_Accuracy")))
+        return (event, local, peerPrivate)
     }
 
     public func encode(into w: inout ByteWriter) {
+        encode(into: &w, privateAddresses: nil)
+    }
+
+    func encode(into w: inout ByteWriter, privateAddresses: (local: BDAddress, peer: BDAddress)?) {
         w.u8(status.rawValue)
         w.u16(connectionHandle)
         w.u8(role.rawValue)
         w.u8(peerAddressType.rawValue)
         w.eventAddress(peerAddress)
+        if let privateAddresses {
+            w.eventAddress(privateAddresses.local)
+            w.eventAddress(privateAddresses.peer)
+        }
         w.u16(connectionInterval)
         w.u16(peripheralLatency)
         w.u16(supervisionTimeout)
@@ -62,11 +86,19 @@ public struct LEConnectionCompleteEvent: WireCodable, FieldDescribing, Hashable 
     }
 
     public func describeFields(into f: inout FieldList) {
+        describeFields(into: &f, privateAddresses: nil)
+    }
+
+    func describeFields(into f: inout FieldList, privateAddresses: (local: BDAddress, peer: BDAddress)?) {
         f.add("Status", statusText(status))
         f.add("Connection handle", EventFormat.handle(connectionHandle))
         f.add("Role", role.description)
         f.add("Peer address type", EventFormat.named(peerAddressType.name, peerAddressType.rawValue))
         f.add("Peer address", LEConnectionText.address(peerAddress, peerAddressType))
+        if let privateAddresses {
+            f.add("Local resolvable private address", privateAddresses.local.string)
+            f.add("Peer resolvable private address", privateAddresses.peer.string)
+        }
         LEConnectionText.describeParameters(into: &f, interval: connectionInterval, latency: peripheralLatency,
                                             timeout: supervisionTimeout)
         f.add("Central clock accuracy", centralClockAccuracy.description)

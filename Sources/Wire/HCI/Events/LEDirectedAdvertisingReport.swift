@@ -1,39 +1,3 @@
-/// HCI_LE_Directed_Advertising_Report (Vol 4, Part E, §7.7.65.11): directed advertising
-/// aimed at a resolvable private address the controller could not resolve, reported only
-/// with scanning filter policy 0x02/0x03 so that the host can try to resolve it.
-public struct LEDirectedAdvertisingReportEvent: WireCodable, FieldDescribing, Hashable {
-    public var reports: HCIEventArray<LEDirectedAdvertisingReport>
-
-    /// Num_Reports.
-    public var numReports: Int { reports.count }
-
-    public init(reports: [LEDirectedAdvertisingReport]) {
-        self.reports = HCIEventArray(reports)
-    }
-
-    public init(decoding r: inout ByteReader) throws(WireError) {
-        let n = try r.u8("Num_Reports")
-        reports = try HCIEventArray(count: Int(n), decoding: &r)
-    }
-
-    public func encode(into w: inout ByteWriter) {
-        w.u8(UInt8(truncatingIfNeeded: reports.count))
-        reports.encode(into: &w)
-    }
-
-    public var summary: String {
-        if reports.count == 1, let only = reports.first { return only.summary }
-        return EventFormat.plural(reports.count, "report")
-    }
-
-    public func describeFields(into f: inout FieldList) {
-        f.add("Num reports", String(numReports))
-        for (i, report) in reports.enumerated() {
-            f.nested("Report " + String(i + 1)) { f in report.describeFields(into: &f) }
-        }
-    }
-}
-
 /// One report of an LE Directed Advertising Report event (fixed 16 bytes).
 public struct LEDirectedAdvertisingReport: WireCodable, FieldDescribing, Hashable {
     /// Always ADV_DIRECT_IND in the specification; kept raw.

@@ -1,39 +1,3 @@
-/// HCI_LE_Extended_Advertising_Report (Vol 4, Part E, §7.7.65.13): advertising received
-/// while scanning with the extended commands — legacy PDUs too, then with the legacy bit
-/// set. Long advertising data can arrive split over several reports (`dataStatus`).
-public struct LEExtendedAdvertisingReportEvent: WireCodable, FieldDescribing, Hashable {
-    public var reports: HCIEventArray<LEExtendedAdvertisingReport>
-
-    /// Num_Reports.
-    public var numReports: Int { reports.count }
-
-    public init(reports: [LEExtendedAdvertisingReport]) {
-        self.reports = HCIEventArray(reports)
-    }
-
-    public init(decoding r: inout ByteReader) throws(WireError) {
-        let n = try r.u8("Num_Reports")
-        reports = try HCIEventArray(count: Int(n), decoding: &r)
-    }
-
-    public func encode(into w: inout ByteWriter) {
-        w.u8(UInt8(truncatingIfNeeded: reports.count))
-        reports.encode(into: &w)
-    }
-
-    public var summary: String {
-        if reports.count == 1, let only = reports.first { return only.summary }
-        return EventFormat.plural(reports.count, "report")
-    }
-
-    public func describeFields(into f: inout FieldList) {
-        f.add("Num reports", String(numReports))
-        for (i, report) in reports.enumerated() {
-            f.nested("Report " + String(i + 1)) { f in report.describeFields(into: &f) }
-        }
-    }
-}
-
 /// One report of an LE Extended Advertising Report event.
 public struct LEExtendedAdvertisingReport: WireCodable, FieldDescribing, Hashable {
     public var eventType: LEExtendedAdvertisingEventType
