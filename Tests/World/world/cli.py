@@ -48,6 +48,10 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument('--exit-with-parent', action='store_true', help='exit when the parent process goes away')
     run.add_argument('--log', metavar='FILE', help='write events to FILE instead of stdout (ready line on both)')
     run.add_argument('--no-notify-log', action='store_true', help='do not log one line per notification')
+    run.add_argument('--hostile', metavar='BEHAVIOUR[,...]', default='',
+                     help='make --hostile-device misbehave (world/hostile.py lists the behaviours)')
+    run.add_argument('--hostile-device', metavar='NAME', default='Heart 1',
+                     help='the device --hostile applies to (default "Heart 1")')
     run.add_argument('--verbose', action='store_true', help="Bumble's debug log on stderr")
 
     selftest = commands.add_parser('selftest', help='start a world and check it with a raw HCI client')

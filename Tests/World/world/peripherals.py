@@ -19,6 +19,7 @@ from bumble.transport.common import AsyncPipeSink
 
 from world import values
 from world.controller import WorldController
+from world.hostile import Hostility
 
 if TYPE_CHECKING:
     from world.runtime import World
@@ -137,6 +138,7 @@ class Peripheral:
         self.device = Device(config=config, host=QuietHost(self.controller, AsyncPipeSink(self.controller)))
         self.device.add_services(self.services())
         self._gate_att()
+        self.hostile = Hostility(self)
         self.device.on('connection', self._on_connection)
 
     # -- identity -----------------------------------------------------------------------------
@@ -187,7 +189,7 @@ class Peripheral:
         if on:
             await self.device.start_advertising(
                 advertising_type=self.advertising_type(),
-                advertising_data=self.advertising_data(),
+                advertising_data=self.hostile.advertising_data(self.advertising_data()),
                 scan_response_data=self.scan_response_data(),
             )
         else:
@@ -270,6 +272,7 @@ class Peripheral:
                     value = self.encode(stream)
                 pdu = bytes([0x1B]) + struct.pack('<H', handle) + value[: bearer.att_mtu - 3]
                 self.device.send_l2cap_pdu(bearer.handle, ATT_CID, pdu)
+                self.hostile.after_notification(bearer.handle, value)
                 stream.sent += 1
                 self.world.notify_event(self.name, stream.uuid, stream.seq, value, str(bearer.peer_address))
             if value is not None:
@@ -314,6 +317,8 @@ class Peripheral:
             if self.stalled and opcode != HANDLE_VALUE_CONFIRMATION:
                 self.world.event('att_ignored', device=self.name, opcode=f'0x{opcode:02X}')
                 return
+            if self.hostile.on_request(bearer, pdu):
+                return
             handle = getattr(pdu, 'attribute_handle', None)
             if handle is not None:
                 code = self._error_handles.get(handle)
@@ -353,6 +358,20 @@ class Peripheral:
             original(bearer, pdu)
 
         server.on_gatt_pdu = gated
+
+    async def set_hostile(self, behaviours: list[str]) -> None:
+        advertising_changed = ('bad_adv' in behaviours) != ('bad_adv' in self.hostile.behaviours)
+        self.hostile.set(behaviours)
+        if advertising_changed and self.advertising:
+            await self._advertise(False)
+            await self._advertise(True)
+
+    def value_handle(self, uuid: str) -> int:
+        uuid = normalize_uuid(uuid)
+        for characteristic in self._characteristics():
+            if uuid_text(characteristic.uuid) == uuid:
+                return characteristic.handle
+        raise KeyError(f'{self.name} has no characteristic {uuid}')
 
     # -- database change ----------------------------------------------------------------------
     async def change_db(self, force: bool) -> dict[str, Any]:
@@ -394,6 +413,7 @@ class Peripheral:
             'att_errors': dict(self.att_errors),
             'notify_counts': {s.uuid: s.sent for s in self.streams},
             'seq': {s.uuid: s.seq for s in self.streams},
+            'hostile': self.hostile.status(),
         }
 
 
