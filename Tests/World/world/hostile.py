@@ -106,6 +106,10 @@ class Hostility:
         server.max_mtu = (23 if 'mtu23' in self.behaviours else 517 if 'mtu517' in self.behaviours
                           else self._default_max_mtu)
 
+    def connected(self) -> None:
+        """A new link: the stuck_* answers start over from its first response."""
+        self._first.clear()
+
     def status(self) -> dict[str, Any]:
         return {'behaviours': sorted(self.behaviours), 'counts': dict(self.counts),
                 'confirmations': self.confirmations,

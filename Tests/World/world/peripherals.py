@@ -210,6 +210,7 @@ class Peripheral:
 
     def _on_connection(self, connection) -> None:
         self.advertising = False
+        self.hostile.connected()
         self.world.event('peripheral_connected', device=self.name, peer=str(connection.peer_address))
 
         def on_disconnection(reason: int) -> None:
