@@ -55,6 +55,36 @@ extension WorldIntegration {
             }
         }
 
+        /// A notification or indication needs at least its opcode and the 2-octet Attribute
+        /// Handle (Core Spec v5.4 Vol 3, Part F, §3.4.7.1, §3.4.7.2). A shorter one is not a
+        /// valid PDU: dropped with a warning, and the indication is not confirmed.
+        @Test("Notifications and indications too short for a handle: dropped with a warning, not confirmed, the stream exact")
+        func shortNotificationsAndIndications() async throws {
+            try await HostileRig.run("short_pdus", rate: 20) { rig in
+                let p = try await rig.connect()
+                let db = try await withTimeout(10, "discovery") { try await p.discover() }
+                let hrm = try #require(db.characteristic(BluetoothUUID(UInt16(0x2A37))))
+                let values = try await withTimeout(5, "ten notifications") {
+                    var got: [[UInt8]] = []
+                    for await v in try await p.subscribe(valueHandle: hrm.valueHandle) {
+                        got.append(v)
+                        if got.count == 10 { break }
+                    }
+                    return got
+                }
+                try await rig.world.wait("ten notifications", timeout: 3) { _ in
+                    rig.world.notifications(device: "Heart 1", uuid: "2A37").count >= 10
+                }
+                let sent = rig.world.notifications(device: "Heart 1", uuid: "2A37").prefix(10).map(\.value)
+                #expect(values == Array(sent), "got \(values), sent \(sent)")
+                let warnings = await rig.central.warnings().map(\.message)
+                #expect(warnings.filter { $0.contains("Handle Value Notification of 2 bytes") }.count >= 9, "\(warnings)")
+                #expect(warnings.filter { $0.contains("Handle Value Indication of 2 bytes") }.count >= 9, "\(warnings)")
+                try await rig.expectLinkUsable(p)
+                #expect(rig.world.events("hostile_stray_confirmation").isEmpty, "a broken indication was confirmed")
+            }
+        }
+
         /// A server sends no second indication before the confirmation of the first (Vol 3,
         /// Part F, §3.4.7.2). The client cannot tell a burst from a confirmation still on its
         /// way, so it confirms each indication as it is delivered, in order, one confirmation

@@ -48,6 +48,7 @@ BEHAVIOURS: dict[str, str] = {
     'mtu23': 'Exchange MTU answered with Server Rx MTU 23',
     'mtu517': 'Exchange MTU answered with Server Rx MTU 517',
     'notify_unknown': 'each notification is followed by two on handles the database does not have (0x0000, 0xFFF0)',
+    'short_pdus': 'each notification is followed by a Handle Value Notification and a Handle Value Indication of 2 bytes',
     'bad_adv': 'advertising data whose last AD structure (the name) says 30 bytes and carries 6',
 }
 REPLAYING = {'stuck_group_type': READ_BY_GROUP_TYPE_RESPONSE, 'stuck_read_by_type': READ_BY_TYPE_RESPONSE,
@@ -80,6 +81,7 @@ class Hostility:
         self.counts: dict[str, int] = {}
         self.indications_outstanding = 0
         self.confirmations = 0
+        self.stray_confirmations = 0
         self.parameter_update_responses = 0
         server = peripheral.device.gatt_server
         self._default_max_mtu = server.max_mtu
@@ -112,7 +114,7 @@ class Hostility:
 
     def status(self) -> dict[str, Any]:
         return {'behaviours': sorted(self.behaviours), 'counts': dict(self.counts),
-                'confirmations': self.confirmations,
+                'confirmations': self.confirmations, 'stray_confirmations': self.stray_confirmations,
                 'parameter_update_responses': self.parameter_update_responses}
 
     def _did(self, behaviour: str, **fields: Any) -> None:
@@ -132,6 +134,12 @@ class Hostility:
             self.confirmations += 1
             self.peripheral.world.event('hostile_confirmation', device=self.peripheral.name,
                                         count=self.confirmations, outstanding=self.indications_outstanding)
+            return True
+        if opcode == HANDLE_VALUE_CONFIRMATION and 'short_pdus' in self.behaviours:
+            # Only the broken indications went out: the host confirmed one it should have dropped.
+            self.stray_confirmations += 1
+            self.peripheral.world.event('hostile_stray_confirmation', device=self.peripheral.name,
+                                        count=self.stray_confirmations)
             return True
         if not self.behaviours:
             return False
@@ -189,11 +197,15 @@ class Hostility:
 
     # -- notifications ------------------------------------------------------------------------
     def after_notification(self, handle: int, value: bytes) -> None:
-        if 'notify_unknown' not in self.behaviours:
-            return
-        for unknown in UNKNOWN_HANDLES:
-            self._send_att(handle, bytes([HANDLE_VALUE_NOTIFICATION]) + struct.pack('<H', unknown) + value[:20])
-        self.counts['notify_unknown'] = self.counts.get('notify_unknown', 0) + len(UNKNOWN_HANDLES)
+        if 'notify_unknown' in self.behaviours:
+            for unknown in UNKNOWN_HANDLES:
+                self._send_att(handle, bytes([HANDLE_VALUE_NOTIFICATION]) + struct.pack('<H', unknown) + value[:20])
+            self.counts['notify_unknown'] = self.counts.get('notify_unknown', 0) + len(UNKNOWN_HANDLES)
+        if 'short_pdus' in self.behaviours:
+            # The Attribute Handle needs 2 octets (Core Spec v5.4 Vol 3, Part F, §3.4.7.1-2).
+            self._send_att(handle, bytes([HANDLE_VALUE_NOTIFICATION, 0x01]))
+            self._send_att(handle, bytes([HANDLE_VALUE_INDICATION, 0x01]))
+            self.counts['short_pdus'] = self.counts.get('short_pdus', 0) + 2
 
     # -- advertising --------------------------------------------------------------------------
     def advertising_data(self, data: bytes) -> bytes:
