@@ -126,6 +126,11 @@ extension WorldIntegration {
                 let manufacturer = try #require(db.characteristic(BluetoothUUID(UInt16(0x2A29))))
                 let name = try await withTimeout(5, "read long") { try await p.read(handle: manufacturer.valueHandle) }
                 #expect(String(decoding: name, as: UTF8.self) == "rtstack test world")
+                // 79 bytes: a Read and three Read Blobs at MTU 23, one Read at 517.
+                let serial = try #require(db.characteristic(BluetoothUUID(UInt16(0x2A25))), "no long Serial Number String")
+                let long = try await withTimeout(5, "read long") { try await p.read(handle: serial.valueHandle) }
+                #expect(String(decoding: long, as: UTF8.self) == "RTSTACK-HOSTILE-SERIAL-" + String(repeating: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", count: 2) + "-END",
+                        "read long gave \(long.count) bytes")
                 let hrm = try #require(db.characteristic(BluetoothUUID(UInt16(0x2A37))))
                 #expect(hrm.cccdHandle == hrm.valueHandle + 1)
 

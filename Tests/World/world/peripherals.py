@@ -60,7 +60,10 @@ def uuid128_bytes(uuid: str) -> bytes:
     return bytes.fromhex(uuid.replace('-', ''))[::-1]
 
 
-FLAGS = ad(0x01, bytes([0x06]))  # LE General Discoverable, BR/EDR not supported
+FLAGS = ad(0x01, bytes([0x06]))
+# Serial Number String (79 bytes) of a heart made hostile at start (`--hostile`): at ATT_MTU 23
+# reading it takes a Read Request and three Read Blob Requests.
+LONG_SERIAL = b'RTSTACK-HOSTILE-SERIAL-' + bytes(range(0x41, 0x41 + 26)) * 2 + b'-END'  # LE General Discoverable, BR/EDR not supported
 
 
 def normalize_uuid(text: str) -> str:
@@ -140,6 +143,10 @@ class Peripheral:
         self._gate_att()
         self.hostile = Hostility(self)
         self.device.on('connection', self._on_connection)
+
+    def hostile_at_start(self) -> bool:
+        options = self.world.options
+        return bool(getattr(options, 'hostile', '')) and getattr(options, 'hostile_device', None) == self.name
 
     # -- identity -----------------------------------------------------------------------------
     def world_name(self) -> str:
@@ -425,12 +432,15 @@ def battery_service(read_level: Callable[[], int]) -> tuple[gatt.Service, gatt.C
     return gatt.Service('180F', [level]), level
 
 
-def device_information(model: str) -> gatt.Service:
-    return gatt.Service('180A', [
+def device_information(model: str, long_serial: bool = False) -> gatt.Service:
+    characteristics = [
         gatt.Characteristic('2A29', READ, READABLE, b'rtstack test world'),
         gatt.Characteristic('2A24', READ, READABLE, model.encode()),
         gatt.Characteristic('2A26', READ, READABLE, b'1.0'),
-    ])
+    ]
+    if long_serial:
+        characteristics.append(gatt.Characteristic('2A25', READ, READABLE, LONG_SERIAL))
+    return gatt.Service('180A', characteristics)
 
 
 class Heart(Peripheral):
@@ -453,7 +463,7 @@ class Heart(Peripheral):
         battery, self.battery = battery_service(lambda: self.battery_level)
         self.streams = [Stream('2A37', self._measurement, measurement)]
         return [gatt.Service('180D', [measurement, location, control]), battery,
-                device_information('HRM-W1')]
+                device_information('HRM-W1', long_serial=self.hostile_at_start())]
 
     def _measurement(self, seq: int) -> bytes:
         return values.heart_rate_measurement(seq, seq - self.energy_base)
