@@ -73,6 +73,23 @@ extension WorldIntegration {
             }
         }
 
+        @Test("rtstack gatt against a peer whose Read By Type never advances: exits 1 at once, naming the violation")
+        func stuckDiscoveryFromTheCLI() async throws {
+            let world = try await WorldProcess.start(["--speed", "0", "--environment", "0", "--distractors", "0",
+                                                      "--hostile", "stuck_read_by_type"])
+            defer { world.stop() }
+            let dir = try PackagePaths.temporaryDirectory("hostile-gatt")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let heart = try world.device("Heart 1")
+            let r = try await RtstackProcess.run(["gatt", heart.address + "/random"] + WorldIntegration.adapter(world)
+                                                 + ["--state-dir", dir.path], timeout: 20)
+            #expect(r.status == 1, "\(r.transcript)")
+            #expect(r.elapsed < 8, "took \(r.elapsed) s")
+            #expect(r.stderr.contains("peer broke the protocol: Read By Type Response") && r.stderr.contains("outside the requested range"),
+                    "stderr: \(r.stderr)")
+            #expect(world.events("hostile").filter { $0["behaviour"]?.string == "stuck_read_by_type" }.count == 1)
+        }
+
         @Test("Characteristic declaration beyond the service's end: discovery fails naming the handle, the link works")
         func handleBeyondEnd() async throws {
             try await HostileRig.run("handle_beyond_end") { rig in
