@@ -85,7 +85,6 @@ class Hostility:
         self.parameter_update_responses = 0
         server = peripheral.device.gatt_server
         self._default_max_mtu = server.max_mtu
-        self._send_response = server.send_response
         server.send_response = self._respond
         manager = peripheral.device.l2cap_channel_manager
         original = manager.on_l2cap_connection_parameter_update_response
