@@ -27,6 +27,15 @@ def _rate(text: str) -> float:
     return value
 
 
+def _behaviours(text: str) -> str:
+    from world.hostile import parse_behaviours
+
+    try:
+        return ','.join(parse_behaviours(text))
+    except KeyError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog='world', description=__doc__)
     commands = top.add_subparsers(dest='command', required=True)
@@ -48,6 +57,10 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument('--exit-with-parent', action='store_true', help='exit when the parent process goes away')
     run.add_argument('--log', metavar='FILE', help='write events to FILE instead of stdout (ready line on both)')
     run.add_argument('--no-notify-log', action='store_true', help='do not log one line per notification')
+    run.add_argument('--hostile', metavar='BEHAVIOUR[,...]', default='', type=_behaviours,
+                     help='make --hostile-device misbehave (world/hostile.py lists the behaviours)')
+    run.add_argument('--hostile-device', metavar='NAME', default='Heart 1',
+                     help='the device --hostile applies to (default "Heart 1")')
     run.add_argument('--verbose', action='store_true', help="Bumble's debug log on stderr")
 
     selftest = commands.add_parser('selftest', help='start a world and check it with a raw HCI client')

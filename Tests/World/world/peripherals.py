@@ -19,6 +19,7 @@ from bumble.transport.common import AsyncPipeSink
 
 from world import values
 from world.controller import WorldController
+from world.hostile import Hostility
 
 if TYPE_CHECKING:
     from world.runtime import World
@@ -59,7 +60,10 @@ def uuid128_bytes(uuid: str) -> bytes:
     return bytes.fromhex(uuid.replace('-', ''))[::-1]
 
 
-FLAGS = ad(0x01, bytes([0x06]))  # LE General Discoverable, BR/EDR not supported
+FLAGS = ad(0x01, bytes([0x06]))
+# Serial Number String (79 bytes) of a heart made hostile at start (`--hostile`): at ATT_MTU 23
+# reading it takes a Read Request and three Read Blob Requests.
+LONG_SERIAL = b'RTSTACK-HOSTILE-SERIAL-' + bytes(range(0x41, 0x41 + 26)) * 2 + b'-END'  # LE General Discoverable, BR/EDR not supported
 
 
 def normalize_uuid(text: str) -> str:
@@ -137,7 +141,12 @@ class Peripheral:
         self.device = Device(config=config, host=QuietHost(self.controller, AsyncPipeSink(self.controller)))
         self.device.add_services(self.services())
         self._gate_att()
+        self.hostile = Hostility(self)
         self.device.on('connection', self._on_connection)
+
+    def hostile_at_start(self) -> bool:
+        options = self.world.options
+        return bool(getattr(options, 'hostile', '')) and getattr(options, 'hostile_device', None) == self.name
 
     # -- identity -----------------------------------------------------------------------------
     def world_name(self) -> str:
@@ -187,7 +196,7 @@ class Peripheral:
         if on:
             await self.device.start_advertising(
                 advertising_type=self.advertising_type(),
-                advertising_data=self.advertising_data(),
+                advertising_data=self.hostile.advertising_data(self.advertising_data()),
                 scan_response_data=self.scan_response_data(),
             )
         else:
@@ -208,6 +217,7 @@ class Peripheral:
 
     def _on_connection(self, connection) -> None:
         self.advertising = False
+        self.hostile.connected()
         self.world.event('peripheral_connected', device=self.name, peer=str(connection.peer_address))
 
         def on_disconnection(reason: int) -> None:
@@ -270,6 +280,7 @@ class Peripheral:
                     value = self.encode(stream)
                 pdu = bytes([0x1B]) + struct.pack('<H', handle) + value[: bearer.att_mtu - 3]
                 self.device.send_l2cap_pdu(bearer.handle, ATT_CID, pdu)
+                self.hostile.after_notification(bearer.handle, value)
                 stream.sent += 1
                 self.world.notify_event(self.name, stream.uuid, stream.seq, value, str(bearer.peer_address))
             if value is not None:
@@ -314,6 +325,8 @@ class Peripheral:
             if self.stalled and opcode != HANDLE_VALUE_CONFIRMATION:
                 self.world.event('att_ignored', device=self.name, opcode=f'0x{opcode:02X}')
                 return
+            if self.hostile.on_request(bearer, pdu):
+                return
             handle = getattr(pdu, 'attribute_handle', None)
             if handle is not None:
                 code = self._error_handles.get(handle)
@@ -353,6 +366,20 @@ class Peripheral:
             original(bearer, pdu)
 
         server.on_gatt_pdu = gated
+
+    async def set_hostile(self, behaviours: list[str]) -> None:
+        advertising_changed = ('bad_adv' in behaviours) != ('bad_adv' in self.hostile.behaviours)
+        self.hostile.set(behaviours)
+        if advertising_changed and self.advertising:
+            await self._advertise(False)
+            await self._advertise(True)
+
+    def value_handle(self, uuid: str) -> int:
+        uuid = normalize_uuid(uuid)
+        for characteristic in self._characteristics():
+            if uuid_text(characteristic.uuid) == uuid:
+                return characteristic.handle
+        raise KeyError(f'{self.name} has no characteristic {uuid}')
 
     # -- database change ----------------------------------------------------------------------
     async def change_db(self, force: bool) -> dict[str, Any]:
@@ -394,6 +421,7 @@ class Peripheral:
             'att_errors': dict(self.att_errors),
             'notify_counts': {s.uuid: s.sent for s in self.streams},
             'seq': {s.uuid: s.seq for s in self.streams},
+            'hostile': self.hostile.status(),
         }
 
 
@@ -404,12 +432,15 @@ def battery_service(read_level: Callable[[], int]) -> tuple[gatt.Service, gatt.C
     return gatt.Service('180F', [level]), level
 
 
-def device_information(model: str) -> gatt.Service:
-    return gatt.Service('180A', [
+def device_information(model: str, long_serial: bool = False) -> gatt.Service:
+    characteristics = [
         gatt.Characteristic('2A29', READ, READABLE, b'rtstack test world'),
         gatt.Characteristic('2A24', READ, READABLE, model.encode()),
         gatt.Characteristic('2A26', READ, READABLE, b'1.0'),
-    ])
+    ]
+    if long_serial:
+        characteristics.append(gatt.Characteristic('2A25', READ, READABLE, LONG_SERIAL))
+    return gatt.Service('180A', characteristics)
 
 
 class Heart(Peripheral):
@@ -432,7 +463,7 @@ class Heart(Peripheral):
         battery, self.battery = battery_service(lambda: self.battery_level)
         self.streams = [Stream('2A37', self._measurement, measurement)]
         return [gatt.Service('180D', [measurement, location, control]), battery,
-                device_information('HRM-W1')]
+                device_information('HRM-W1', long_serial=self.hostile_at_start())]
 
     def _measurement(self, seq: int) -> bytes:
         return values.heart_rate_measurement(seq, seq - self.energy_base)

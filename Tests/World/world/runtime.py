@@ -15,6 +15,7 @@ from typing import Any, BinaryIO, Callable
 
 from world.controller import WorldController, WorldLink
 from world.hci_server import H4Server
+from world.hostile import parse_behaviours
 from world.peripherals import CLASSES, KINDS, Heart, Peripheral, normalize_uuid
 
 HOST_PUBLIC_ADDRESS = '00:00:A0:00:00:01'
@@ -124,6 +125,8 @@ class World:
         self.numbers[kind] += 1
         peripheral = CLASSES[kind](self, self.numbers[kind])
         self.peripherals[peripheral.name] = peripheral
+        if self.options.hostile and peripheral.name == self.options.hostile_device:
+            peripheral.hostile.set(parse_behaviours(self.options.hostile))
         await peripheral.start()
         return peripheral
 
@@ -330,6 +333,26 @@ class World:
         if not isinstance(peripheral, Heart):
             raise KeyError('battery levels are settable on heart devices')
         return {'level': await peripheral.set_battery(int(request['level']))}
+
+    async def cmd_hostile(self, request) -> dict[str, Any]:
+        behaviours = parse_behaviours(request.get('behaviours', []))
+        peripheral = self.device(request.get('device'))
+        await peripheral.set_hostile(behaviours)
+        return {'device': peripheral.name, 'behaviours': sorted(peripheral.hostile.behaviours)}
+
+    async def cmd_indication_burst(self, request) -> dict[str, Any]:
+        peripheral = self.device(request.get('device'))
+        count = int(request.get('count', 5))
+        if not 1 <= count <= 255:
+            raise ValueError('count is within 1..255')
+        handle = int(request['handle']) if 'handle' in request else peripheral.value_handle(str(request['uuid']))
+        return {'handle': handle, 'sent': peripheral.hostile.indication_burst(handle, count)}
+
+    async def cmd_param_flood(self, request) -> dict[str, Any]:
+        count = int(request.get('count', 50))
+        if not 1 <= count <= 1000:
+            raise ValueError('count is within 1..1000')
+        return {'sent': self.device(request.get('device')).hostile.param_flood(count)}
 
     async def cmd_quit(self, _request) -> dict[str, Any]:
         return {}

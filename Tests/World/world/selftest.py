@@ -409,6 +409,29 @@ async def test_stall(ctx: Context) -> None:
 
 
 @test
+async def test_hostile_mode(ctx: Context) -> None:
+    if 'Heart 1' not in ctx.handles:  # run alone (-k)
+        await ctx.init()
+        await ctx.connect('Heart 1')
+    handle = ctx.handles['Heart 1']
+    reply = await ctx.world.control({'cmd': 'hostile', 'device': 'Heart 1', 'behaviours': 'nope'})
+    check(not reply.get('ok'), f'an unknown behaviour was accepted: {reply}')
+    reply = await ctx.world.control({'cmd': 'hostile', 'device': 'Heart 1', 'behaviours': ['handle_zero', 'att_trailing']})
+    check(reply.get('behaviours') == ['att_trailing', 'handle_zero'], f'hostile reply {reply}')
+    response = await ctx.hci.att(handle, struct.pack('<BHH', 0x04, 0x0001, 0xFFFF))
+    check(response == bytes.fromhex('050100000229'), f'handle_zero: Find Information answered {response.hex()}')
+    response = await ctx.hci.att(handle, struct.pack('<BHHH', 0x10, 0x0001, 0xFFFF, 0x2800))
+    check(response[0] == 0x11 and response.endswith(b'\xde\xad\xbe') and (len(response) - 5) % response[1] == 0,
+          f'att_trailing: Read By Group Type answered {response.hex()}')
+    status = await ctx.world.control({'cmd': 'status'})
+    counts = next(d for d in status['devices'] if d['name'] == 'Heart 1')['hostile']['counts']
+    check(counts == {'handle_zero': 1, 'att_trailing': 1}, f'hostile counts {counts}')
+    await ctx.world.control({'cmd': 'hostile', 'device': 'Heart 1', 'behaviours': []})
+    response = await ctx.hci.att(handle, struct.pack('<BHH', 0x04, 0x0001, 0xFFFF))
+    check(response[0] == 0x05 and response[2:4] != b'\x00\x00', f'behaviours cleared: {response.hex()}')
+
+
+@test
 async def test_rate_command(ctx: Context) -> None:
     reply = await ctx.world.control({'cmd': 'rate', 'device': 'Heart 1', 'hz': 50})
     check(reply.get('ok'), f'rate reply {reply}')
