@@ -102,10 +102,33 @@ import Wire
         #expect(fake.warnings.isEmpty)
     }
 
-    @Test func malformedCommandIsAWarningWithItsBytes() {
+    @Test func malformedRequestIsRejectedAsNotUnderstood() {
         let (_, fake) = connected()
-        // A Connection Parameter Update Request with 6 data bytes instead of 8.
+        // A Connection Parameter Update Request with 6 data bytes instead of 8, its Length
+        // saying 6: a sound header, parameters that do not decode.
         let bad: [UInt8] = [0x12, 0x01, 0x06, 0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00]
+        fake.l2cap(handle: 0x0040, channel: 5, bad)
+        // Command Reject (§4.1): same identifier, reason 0x0000 Command not understood.
+        #expect(fake.l2capSent.map(\.payload) == [[0x01, 0x01, 0x02, 0x00, 0x00, 0x00]])
+        #expect(fake.warnings.first?.bytes == bad)
+        #expect(fake.hasWarning(containing: "rejected as not understood"))
+        #expect(fake.count(.leConnectionUpdate) == 0)
+    }
+
+    @Test func commandWhoseLengthOverrunsIsDroppedWithItsBytes() {
+        let (_, fake) = connected()
+        // Length says 8, only 6 bytes follow: no sound header to answer.
+        let bad: [UInt8] = [0x12, 0x01, 0x08, 0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00]
+        fake.l2cap(handle: 0x0040, channel: 5, bad)
+        #expect(fake.sent.isEmpty)
+        #expect(fake.warnings.first?.bytes == bad)
+        #expect(fake.hasWarning(containing: "dropped"))
+    }
+
+    @Test func malformedResponseIsDroppedNotRejected() {
+        let (_, fake) = connected()
+        // A Connection Parameter Update Response with 1 data byte: never answered (§4.1).
+        let bad: [UInt8] = [0x13, 0x01, 0x01, 0x00, 0x00]
         fake.l2cap(handle: 0x0040, channel: 5, bad)
         #expect(fake.sent.isEmpty)
         #expect(fake.warnings.first?.bytes == bad)

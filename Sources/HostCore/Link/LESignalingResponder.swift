@@ -19,7 +19,7 @@ enum LESignalingResponder {
         do {
             command = try LESignalingCommand.decode(payload)
         } catch {
-            return Reply(warning: HostWarning("LE signaling: malformed command dropped: \(error)", bytes: Array(payload)))
+            return malformed(payload, error)
         }
         switch command {
         case let .connectionParameterUpdateRequest(id, request):
@@ -66,6 +66,24 @@ enum LESignalingResponder {
     /// time the peripheral may stay silent, so the link does not drop by design.
     static func isAcceptable(_ r: L2CAPConnectionParameterUpdateRequest) -> Bool {
         r.isWithinSpecifiedRanges
+    }
+
+    /// Request codes of the LE signaling channel (§4): the ones that expect an answer.
+    private static let requestCodes: Set<UInt8> = [0x06, 0x12, 0x14, 0x17, 0x19]
+
+    /// A request whose header is sound (identifier not 0, Length matching what arrived) but
+    /// whose parameters do not decode is rejected as not understood (§4.1), so that the peer
+    /// does not wait out its RTX timer; anything else malformed has no one to answer and is
+    /// dropped. Both are reported with their bytes.
+    private static func malformed(_ payload: ArraySlice<UInt8>, _ error: WireError) -> Reply {
+        let b = payload.startIndex
+        guard payload.count >= 4, requestCodes.contains(payload[b]), payload[b + 1] != 0,
+              Int(payload[b + 2]) | Int(payload[b + 3]) << 8 == payload.count - 4 else {
+            return Reply(warning: HostWarning("LE signaling: malformed command dropped: \(error)", bytes: Array(payload)))
+        }
+        return Reply(response: .commandReject(identifier: payload[b + 1], L2CAPCommandReject(reason: .commandNotUnderstood)),
+                     warning: HostWarning("LE signaling: malformed request rejected as not understood: \(error)",
+                                          bytes: Array(payload)))
     }
 
     private static func illegalIdentifier(_ payload: ArraySlice<UInt8>) -> Reply {
