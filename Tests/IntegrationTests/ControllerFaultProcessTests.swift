@@ -85,4 +85,58 @@ struct ControllerFaultProcessTests {
         #expect(r.stderr.contains("no answer"), "\(r.transcript)")
         #expect(r.elapsed >= 1.9 && r.elapsed < 8, "\(r.transcript)")
     }
+
+    @Test("scan: Hardware Error → the controller is reset and scanning resumes; exit 0 at --duration")
+    func hardwareErrorDuringScanRecovers() async throws {
+        let controller = try ScriptedTCPController(.hardwareErrorAfterScan(recover: true))
+        defer { controller.stop() }
+        let r = try await RtstackProcess.run(["scan"] + controller.adapterArguments + ["--json", "--duration", "3"], timeout: 20)
+        #expect(r.status == 0, "\(r.transcript)")
+        // Devices from before and after the reset.
+        let addresses = Set(r.events("device").compactMap { $0["address"]?.string?.prefix(17).uppercased() })
+        #expect(addresses == ["D0:00:00:00:00:00", "D0:00:00:00:00:01", "D0:00:00:00:00:0A", "D0:00:00:00:00:0B"], "\(r.transcript)")
+        #expect(controller.commandsReceived.filter { $0 == .reset }.count == 2, "\(controller.commandsReceived)")
+        #expect(controller.commandsReceived.filter { $0 == .leSetScanEnable }.count >= 2)
+    }
+
+    @Test("session: Hardware Error → reset, the error shown as a notice, scanning resumes; clean end")
+    func hardwareErrorDuringSessionRecovers() async throws {
+        let controller = try ScriptedTCPController(.hardwareErrorAfterScan(recover: true))
+        defer { controller.stop() }
+        let dir = try PackagePaths.temporaryDirectory("hw-session")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try await RtstackProcess.run(controller.adapterArguments + ["--json", "--duration", "3", "--state-dir", dir.path],
+                                             timeout: 20)
+        #expect(r.status == 0, "\(r.transcript)")
+        let notices = r.events("notice").compactMap { $0["message"]?.string }
+        #expect(notices.contains { $0.contains("Hardware Error") && $0.contains("0x2A") }, "\(r.transcript)")
+        #expect(controller.commandsReceived.filter { $0 == .reset }.count == 2, "\(controller.commandsReceived)")
+        #expect(controller.commandsReceived.filter { $0 == .leSetScanEnable }.count >= 2, "\(controller.commandsReceived)")
+        #expect(r.summary != nil, "\(r.transcript)")
+    }
+
+    @Test("scan: Hardware Error and the reset never answered → exit 3 naming HCI_Reset")
+    func hardwareErrorWithoutRecoveryDuringScan() async throws {
+        let controller = try ScriptedTCPController(.hardwareErrorAfterScan(recover: false))
+        defer { controller.stop() }
+        let r = try await RtstackProcess.run(["scan"] + controller.adapterArguments + ["--json", "--duration", "60"], timeout: 25)
+        #expect(r.status == 3, "\(r.transcript)")
+        #expect(r.stderr.contains("Reset"), "\(r.transcript)")
+        #expect(r.stderr.contains("no answer"), "\(r.transcript)")
+        // The reset timeout is 5 s.
+        #expect(r.elapsed >= 4.9 && r.elapsed < 15, "\(r.transcript)")
+    }
+
+    @Test("session: Hardware Error and the reset never answered → exit 3 naming HCI_Reset")
+    func hardwareErrorWithoutRecoveryDuringSession() async throws {
+        let controller = try ScriptedTCPController(.hardwareErrorAfterScan(recover: false))
+        defer { controller.stop() }
+        let dir = try PackagePaths.temporaryDirectory("hw-session-dead")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try await RtstackProcess.run(controller.adapterArguments + ["--json", "--duration", "60", "--state-dir", dir.path],
+                                             timeout: 25)
+        #expect(r.status == 3, "\(r.transcript)")
+        #expect(r.stderr.contains("Reset"), "\(r.transcript)")
+        #expect(r.elapsed >= 4.9 && r.elapsed < 15, "\(r.transcript)")
+    }
 }

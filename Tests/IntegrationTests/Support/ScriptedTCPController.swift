@@ -13,6 +13,11 @@ final class ScriptedTCPController: @unchecked Sendable {
         case cutMidPacket(advertisements: Int, partialBytes: Int)
         /// Every command is answered but this one.
         case neverAnswer(HCIOpcode)
+        /// Once scanning is enabled: two LE Advertising Reports (devices 0 and 1), then a
+        /// Hardware Error event (§7.7.16). With `recover`, the controller then answers the
+        /// reset and bring-up, and reports devices 10 and 11 once scanning is enabled again;
+        /// without, it answers nothing more.
+        case hardwareErrorAfterScan(recover: Bool)
     }
 
     let port: UInt16
@@ -177,9 +182,13 @@ final class ScriptedTCPController: @unchecked Sendable {
         ]))))
     }
 
+    /// Touched on the serving thread only.
+    private var hardwareErrorSent = false
+
     private func respond(to c: HCICommandPacket) -> [Output] {
         let op = c.opcode
         if case let .neverAnswer(silent) = script, silent == op { return [] }
+        if case .hardwareErrorAfterScan(recover: false) = script, hardwareErrorSent { return [] }
         let answer: [UInt8]
         switch op {
         case .readLocalVersionInformation:
@@ -210,6 +219,16 @@ final class ScriptedTCPController: @unchecked Sendable {
            (try? c.decode(LESetScanEnable.self))?.scanEnable == true {
             for i in 0..<count { out.append(.packet(Self.advertisingReport(i))) }
             out.append(.cut(Array(Self.advertisingReport(count).prefix(partial))))
+        }
+        if case .hardwareErrorAfterScan = script, op == .leSetScanEnable,
+           (try? c.decode(LESetScanEnable.self))?.scanEnable == true {
+            if hardwareErrorSent {
+                out += [.packet(Self.advertisingReport(10)), .packet(Self.advertisingReport(11))]
+            } else {
+                hardwareErrorSent = true
+                out += [.packet(Self.advertisingReport(0)), .packet(Self.advertisingReport(1)),
+                        .packet(Self.event(.hardwareError(HardwareErrorEvent(hardwareCode: 0x2A))))]
+            }
         }
         return out
     }
