@@ -63,9 +63,11 @@ extension Host {
                    let handle = link.handle, answer.command.connectionHandle == handle {
                     // The controller no longer knows the handle: the link is gone.
                     linkDown(link, reason: status, at: now, requeueAtOnce: false)
-                } else {
-                    // The connection stays; a later Disconnect may be tried.
-                    linksByID[id]?.disconnectSent = false
+                } else if let link = linksByID[id] {
+                    // The connection stays (e.g. Command Disallowed); a later Disconnect may be
+                    // tried, so the link is no longer taken as closing.
+                    link.disconnectSent = false
+                    link.closing = false
                 }
             }
         case let .disconnectStray(handle):

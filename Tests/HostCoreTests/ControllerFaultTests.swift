@@ -276,6 +276,32 @@ import Wire
         #expect(fake.hasWarning(containing: "Command Disallowed (0x0C)"))
     }
 
+    @Test func commandDisallowedForDisconnectKeepsTheLinkAndALaterDisconnectGoes() {
+        let (host, fake) = readyHost(controller: {
+            $0.leFeatures = []
+            $0.answers[.disconnect] = .status(.commandDisallowed)
+        })
+        let link = connectLink(host, fake, peer(1), handle: 0x0001, plan: Self.policy())
+        fake.clearRecord()
+        host.disconnect(link, at: 0)
+        fake.run()
+        #expect(fake.hasWarning(containing: "Disconnect of \(link) failed: Command Disallowed (0x0C)"))
+        // Still connected, nothing pending.
+        #expect(host.state(of: link) == .ready)
+        #expect(host.status(of: link)?.connection?.handle == 0x0001)
+        #expect(fake.disconnections.isEmpty)
+        #expect(host.nextDeadline == nil)
+
+        fake.answers[.disconnect] = nil
+        host.disconnect(link, at: 0)
+        fake.run()
+        #expect(fake.count(.disconnect) == 2)
+        #expect(fake.disconnections.map(\.0) == [link])
+        #expect(fake.disconnections.map(\.2) == [false])
+        #expect(host.state(of: link) == .disconnected)
+        #expect(fake.violations.isEmpty)
+    }
+
     // MARK: Unknown Connection Identifier (0x02)
 
     @Test func unknownConnectionIdentifierForDisconnectEndsTheLink() {
