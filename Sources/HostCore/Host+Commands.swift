@@ -59,12 +59,15 @@ extension Host {
         case let .disconnect(id):
             if !status.isSuccess {
                 warn("Disconnect of \(id) failed: \(status)")
-                if status == .unknownConnectionIdentifier, let link = linksByID[id], link.handle != nil {
+                if status == .unknownConnectionIdentifier, let link = linksByID[id],
+                   let handle = link.handle, answer.command.connectionHandle == handle {
                     // The controller no longer knows the handle: the link is gone.
                     linkDown(link, reason: status, at: now, requeueAtOnce: false)
-                } else {
-                    // The connection stays; a later Disconnect may be tried.
-                    linksByID[id]?.disconnectSent = false
+                } else if let link = linksByID[id] {
+                    // The connection stays (e.g. Command Disallowed); a later Disconnect may be
+                    // tried, so the link is no longer taken as closing.
+                    link.disconnectSent = false
+                    link.closing = false
                 }
             }
         case let .disconnectStray(handle):
@@ -75,37 +78,33 @@ extension Host {
                 }
             }
         case let .connectionUpdate(id):
-            if !status.isSuccess { warn("LE Connection Update on \(id) failed: \(status)") }
+            guard !status.isSuccess else { break }
+            warn("LE Connection Update on \(id) failed: \(status)")
+            if status == .unknownConnectionIdentifier, let link = linksByID[id],
+               let handle = link.handle, answer.command.connectionHandle == handle {
+                // As for Disconnect: the controller no longer knows the handle (checked against
+                // the command's, so that a late answer cannot end the link's next connection).
+                linkDown(link, reason: status, at: now, requeueAtOnce: false)
+            }
         }
     }
 
+    /// A command that got neither Command Complete nor Command Status in time. During bring-up
+    /// the controller has failed (`.controllerFailed` names the command; `start(at:)` tries
+    /// again). Once ready, whether the command took effect is unknown — a create may be pending
+    /// at the controller, a scan running, a link gone — so nothing the host believes about the
+    /// controller can be trusted: it is reset and brought up again, as on a Hardware Error.
     func commandTimedOut(_ command: PendingCommand, at now: HostTime) {
         let error = HostError.commandTimeout(command.opcode)
-        switch command.purpose {
-        case .bringUp:
+        if case .bringUp = command.purpose {
             guard case .bringingUp = phase else { return }
             phase = .failed
             sink.deliver(.controllerFailed(error))
-        case .scanParameters, .scanEnable:
-            let wasScanning = scanner.isScanning
-            scanner.abandon()
-            warn(error.description)
-            if wasScanning { sink.deliver(.scanning(false)) }
-            pumpInitiator(at: now)
-        case let .createConnection(id):
-            guard let attempt = initiator.pending, attempt.link == id || attempt.link == Initiator.noLink else { return }
-            initiator.pending = nil
-            if attempt.link != Initiator.noLink, let link = linksByID[id] {
-                if attempt.cancelOnStatus == .user {
-                    userCancelled(link)
-                } else {
-                    attemptFailed(link, error: error, at: now)
-                }
-            }
-            pumpInitiator(at: now)
-        case .createConnectionCancel, .disconnect, .disconnectStray, .connectionUpdate:
-            warn(error.description)
+            return
         }
+        // Several commands may expire at once: the first restart forgets the others.
+        guard phase == .ready else { return }
+        restartController(error: error, reason: .connectionTerminatedByLocalHost, at: now)
     }
 
     // MARK: Bring-up
@@ -181,10 +180,19 @@ extension Host {
         initiator.controllerReset()
     }
 
+    /// Hardware Error event (Core Spec v5.4 Vol 4, Part E, §7.7.16): the controller lost its
+    /// state, so the host resets it and brings it up again.
     func hardwareError(code: UInt8, at now: HostTime) {
         let error = HostError.controller("Hardware Error event, code \(Hex.number(code, width: 2)); resetting the controller")
+        restartController(error: error, reason: .hardwareFailure, at: now)
+    }
+
+    /// Reports `error`, takes every link down with `reason` (those with a reconnect policy go
+    /// back to the queue), then HCI_Reset and bring-up again; scanning the application asked
+    /// for resumes once the controller is ready.
+    func restartController(error: HostError, reason: HCIStatus, at now: HostTime) {
         sink.deliver(.controllerFailed(error))
-        controllerLost(reason: .hardwareFailure, error: error, at: now)
+        controllerLost(reason: reason, error: error, at: now)
         beginBringUp(at: now)
     }
 }

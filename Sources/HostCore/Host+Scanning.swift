@@ -43,6 +43,8 @@ extension Host {
         if !status.isSuccess {
             warn("scanning not started: \(HostError.commandFailed(opcode, status))")
             scanner.wanted = nil
+            // The application asked for a scan and must learn that there is none.
+            sink.deliver(.scanning(false))
         }
         if case let .enable(c) = scanner.parametersAnswered(success: status.isSuccess) {
             sendScanEnable(true, filterDuplicates: c.filterDuplicates)
@@ -63,6 +65,7 @@ extension Host {
             } else {
                 warn("scanning not started: \(HostError.commandFailed(opcode, status))")
                 scanner.wanted = nil
+                sink.deliver(.scanning(false))
             }
         } else {
             if !status.isSuccess { warn("scan disable answered \(status); taking scanning as stopped") }

@@ -198,6 +198,11 @@ public final class Host {
     // MARK: State, for tests and the CLI
 
     public var isReady: Bool { phase == .ready }
+    /// Bring-up failed (a mandatory command failed or went unanswered, HCI_Reset included):
+    /// nothing happens until `start(at:)` is called again. A Hardware Error or a command
+    /// timeout after bring-up does not leave the host here unless the bring-up that follows
+    /// fails too.
+    public var hasFailed: Bool { phase == .failed }
 
     public var links: [LinkStatus] { linkList.map(status) }
 

@@ -142,7 +142,8 @@ import Wire
         })
         host.startScan(at: 0)
         fake.run()
-        #expect(fake.scanningEvents.isEmpty)
+        // The application that asked is told there is no scan.
+        #expect(fake.scanningEvents == [false])
         #expect(!host.isScanning)
         #expect(fake.hasWarning(containing: "scanning not started"))
         // No retry loop.

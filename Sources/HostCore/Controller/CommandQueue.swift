@@ -25,6 +25,16 @@ struct PendingCommand: Sendable {
     var timeout: UInt64
     /// Set when the command is handed to the controller.
     var deadline: HostTime = 0
+
+    /// The Connection_Handle the command's parameters start with (Disconnect, LE Connection
+    /// Update: Core Spec v5.4 Vol 4, Part E, §7.1.6, §7.8.18); nil when too short.
+    var connectionHandle: UInt16? {
+        // Packet: opcode (2), parameter length (1), parameters.
+        let b = packet.bytes
+        guard b.count >= 5 else { return nil }
+        let i = b.startIndex
+        return (UInt16(b[i + 3]) | UInt16(b[i + 4]) << 8) & 0x0FFF
+    }
 }
 
 /// The controller's answer to one command.

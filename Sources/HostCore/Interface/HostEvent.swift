@@ -5,6 +5,9 @@ public enum HostEvent: Sendable {
     /// Bring-up finished; requests may now be made.
     case controllerReady(ControllerInfo)
     /// The controller failed (bring-up error, Hardware Error, command timeout). Links are gone.
+    /// After a Hardware Error or a command timeout once ready, the host is already resetting it
+    /// and `.controllerReady` follows; when bring-up itself failed (`Host.hasFailed`), nothing
+    /// happens until `start(at:)`.
     case controllerFailed(HostError)
     case scanning(Bool)
     case advertisement(AdvertisementReport)

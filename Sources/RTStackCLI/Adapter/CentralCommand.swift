@@ -123,11 +123,16 @@ func runCentralCommand(_ args: ParsedArguments, _ console: Console,
     } catch {
         return CentralCommand.report(error, console: console)
     }
-    let code: ExitCode
+    var code: ExitCode
     do {
         code = try await body(cmd)
     } catch {
         code = CentralCommand.report(error, console: console)
+    }
+    // Streams also end when the adapter is lost: that is no success, whatever the body made of it.
+    if let failure = cmd.central.failure, code != .adapter {
+        console.err.line("rtstack: \(failure.description)")
+        code = .adapter
     }
     await cmd.close()
     console.out.flush()

@@ -59,6 +59,12 @@ final class SessionApplication: HostApplication {
                 finish(.adapter)
                 return
             }
+            if driver?.host.hasFailed == true {
+                // The reset after a Hardware Error or a command timeout failed too.
+                console.err.line("rtstack: the controller failed and could not be brought up again: \(error.description)")
+                finish(.adapter)
+                return
+            }
             log(.warn, "controller: \(error.description)")
         case .warning(let w):
             log(.warn, w.description)

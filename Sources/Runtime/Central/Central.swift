@@ -105,6 +105,11 @@ public final class Central: Sendable {
         return stream
     }
 
+    /// Why the adapter stopped working while in use — the transport was lost (e.g. closed in
+    /// the middle of a packet) or the controller failed for good — once streams have ended
+    /// because of it; nil otherwise.
+    public var failure: CentralError? { bridge.failure.withLock { $0 } }
+
     /// Ends every stream the API handed out (scans, subscriptions); for Ctrl-C and deadlines.
     public func endStreams() {
         _ = onLoop { _, bridge in bridge.endStreams() }

@@ -1,4 +1,5 @@
 import HostCore
+import Synchronization
 import Wire
 
 /// The loop-thread half of `Central`: it turns host events into resumed continuations and
@@ -22,6 +23,9 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     var warnings: [HostWarning] = []
     var closed = false
     var interrupted = false
+    /// Why the adapter stopped working under the application (transport lost, or the
+    /// controller failed for good after a reset); read from any thread once streams end.
+    let failure = Mutex<CentralError?>(nil)
 
     /// Link-level happenings for applications that follow links (the CLI's `subscribe`).
     enum LinkEvent: Sendable {
@@ -43,6 +47,10 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             if let r = ready {
                 ready = nil
                 r.resume(throwing: CentralError.host(e))
+            } else if driver?.host.hasFailed == true {
+                // The reset after a Hardware Error or a command timeout failed too: nothing
+                // more will come from this controller.
+                failAll(CentralError.host(e), record: true)
             }
         case .advertisement(let r):
             guard !scans.isEmpty else { return }
@@ -100,6 +108,18 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         let e = CentralError.adapter(error.description)
         ready?.resume(throwing: e)
         ready = nil
+        // `.closed` is the loop's own end (stop); anything else was lost under the application.
+        if case .closed = error {
+            failAll(e, record: false)
+        } else {
+            failAll(e, record: true)
+        }
+    }
+
+    /// Fails every pending request with `e` and ends every stream; `record` keeps `e` as the
+    /// reason the adapter is unusable (`Central.failure`).
+    private func failAll(_ e: CentralError, record: Bool) {
+        if record { failure.withLock { if $0 == nil { $0 = e } } }
         for c in connects.values { c.resume(throwing: e) }
         connects = [:]
         for c in operations.values { c.resume(throwing: e) }

@@ -122,8 +122,19 @@ public final class HostDriver: EventLoopDriver, HostSink {
         }
     }
 
+    /// A stream that ends with part of a packet in the framer says so: that packet is lost,
+    /// and a user reading only "end of stream" would not know the controller side cut it.
     public func transportClosed(_ error: TransportError) {
-        application.transportClosed(error)
+        var reason = error
+        if context.framing == .h4Stream, framer.bufferedByteCount > 0 {
+            switch error {
+            case .endOfStream(let adapter), .connectionReset(let adapter):
+                reason = .closedMidPacket(adapter: adapter, partialBytes: framer.bufferedByteCount)
+            default:
+                break
+            }
+        }
+        application.transportClosed(reason)
     }
 
     public func shutdownRequested(at now: UInt64) -> Bool {

@@ -7,6 +7,9 @@ import Glibc
 public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The peer closed the connection or the device reported end of file.
     case endOfStream(adapter: String)
+    /// The stream ended (end of file, or reset) while an H4 packet was only partly received:
+    /// `partialBytes` bytes of it are lost, every packet before them was handled.
+    case closedMidPacket(adapter: String, partialBytes: Int)
     /// The peer reset the connection (ECONNRESET, EPIPE).
     case connectionReset(adapter: String)
     /// Nothing is listening on `endpoint` ("127.0.0.1:9000").
@@ -44,6 +47,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .endOfStream(let adapter):
             return "\(adapter): the controller closed the connection (end of stream)"
+        case .closedMidPacket(let adapter, let partialBytes):
+            return "\(adapter): the controller side closed the connection in the middle of a packet (\(partialBytes) byte(s) of an unfinished H4 packet lost)"
         case .connectionReset(let adapter):
             return "\(adapter): the connection was reset by the controller side"
         case .connectionRefused(let endpoint):

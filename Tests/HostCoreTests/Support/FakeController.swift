@@ -113,6 +113,9 @@ final class FakeController: HostSink {
                 violations.append("undecodable command \(Hex.spaced(packet.bytes))")
                 return
             }
+            // HCI_Reset needs no grant: it is how a host starts over with a controller that
+            // stopped answering (the host may send one command after a reset, §4.4).
+            if c.opcode == .reset { creditsLeft = max(creditsLeft, 1) }
             if creditsLeft <= 0 { violations.append("\(c.opcode.name) sent without a command credit") }
             creditsLeft -= 1
             commands.append(c)
