@@ -9,10 +9,11 @@ import Wire
 final class CoreBench: HostSink {
     let host: Host
     private let controller = ScriptedController()
-    private var framer = H4Framer(configuration: .controllerToHost)
-    /// Link → (connection handle, value handle, characteristic), filled as links subscribe.
-    private var routes: [(link: LinkID, valueHandle: UInt16, uuid: BluetoothUUID)] = []
-    private(set) var consumer = MeasurementSink()
+    @exclusivity(unchecked) private var framer = H4Framer(configuration: .controllerToHost)
+    /// By link number: the subscribed value handle and its characteristic, filled as links
+    /// subscribe (what an application keeps to know what a notification holds).
+    @exclusivity(unchecked) private var routes: [(valueHandle: UInt16, uuid: BluetoothUUID)?] = Array(repeating: nil, count: 8)
+    @exclusivity(unchecked) private(set) var consumer = MeasurementSink()
     private var subscribed = 0
 
     init() {
@@ -80,12 +81,12 @@ final class CoreBench: HostSink {
     func deliver(_ event: HostEvent) {
         switch event {
         case let .notification(link, handle, value):
-            for r in routes where r.link == link && r.valueHandle == handle {
-                consumer.consume(SensorValueDecoder.decode(uuid: r.uuid, value: value))
-                return
-            }
+            let i = Int(link.rawValue)
+            guard i < routes.count, let r = routes[i], r.valueHandle == handle else { return }
+            consumer.consume(SensorValueDecoder.decode(uuid: r.uuid, value: value))
         case let .subscribed(link, characteristic, valueHandle):
-            routes.append((link, valueHandle, characteristic))
+            let i = Int(link.rawValue)
+            if i < routes.count { routes[i] = (valueHandle, characteristic) }
             subscribed += 1
         case let .warning(w):
             print("core: host warning: \(w)")
