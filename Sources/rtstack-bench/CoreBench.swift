@@ -64,7 +64,9 @@ final class CoreBench: HostSink {
         }) != nil {}
     }
 
-    /// Runs `stream` through in reads of `readSize` bytes.
+    /// Runs `stream` through in reads of `readSize` bytes (not inlined, so callgrind can count
+    /// this function alone: `--toggle-collect=*CoreBench*3run*`).
+    @inline(never)
     func run(_ stream: [UInt8], readSize: Int = 64 * 1024) {
         stream.withUnsafeBytes { raw in
             var offset = 0
