@@ -110,7 +110,8 @@ func collect(_ server: ControllerServer, _ progress: Progress) -> PipelineResult
 /// The async path: `Central.open(.tcp(…))` (the same transport and loop), `connect` ×3, then
 /// `Peripheral.subscribe` (CCCD write) and one task per link iterating its `AsyncStream<[UInt8]>`
 /// and decoding each value.
-func runAsyncPath(_ workload: ControllerServer.Workload) async -> PipelineResult? {
+/// With `batched`, `Peripheral.notificationBatches` instead: one `NotificationBatch` per read.
+func runAsyncPath(_ workload: ControllerServer.Workload, batched: Bool) async -> PipelineResult? {
     let capacity: Int
     let total: Int
     switch workload {
@@ -125,12 +126,17 @@ func runAsyncPath(_ workload: ControllerServer.Workload) async -> PipelineResult
     do {
         let central = try await Central.open(.tcp(host: "127.0.0.1", port: server.port), configuration: benchConfiguration)
         var streams: [(AsyncStream<[UInt8]>, BluetoothUUID, Int)] = []
+        var batchStreams: [(AsyncStream<NotificationBatch>, BluetoothUUID, Int)] = []
         for (i, s) in BenchWorkload.sensors.enumerated() {
             let p = try await central.connect(to: s.address, plan: s.plan(subscribe: false))
-            let stream = try await p.subscribe(valueHandle: s.valueHandle)
-            streams.append((stream, s.characteristic, perLink(total, i)))
+            if batched {
+                batchStreams.append((try await p.notificationBatches(valueHandle: s.valueHandle), s.characteristic, perLink(total, i)))
+            } else {
+                streams.append((try await p.subscribe(valueHandle: s.valueHandle), s.characteristic, perLink(total, i)))
+            }
         }
         let streamsToConsume = streams
+        let batchesToConsume = batchStreams
         async let consumed: Void = withTaskGroup(of: Void.self) { group in
             for (stream, uuid, expected) in streamsToConsume {
                 group.addTask {
@@ -140,6 +146,20 @@ func runAsyncPath(_ workload: ControllerServer.Workload) async -> PipelineResult
                         sink.consume(SensorValueDecoder.decode(uuid: uuid, value: value))
                         progress.consumed(at: stamp ? MonotonicClock.now() : 0)
                         n += 1
+                        if n >= expected { break }
+                    }
+                }
+            }
+            for (stream, uuid, expected) in batchesToConsume {
+                group.addTask {
+                    var sink = MeasurementSink()
+                    var n = 0
+                    for await batch in stream {
+                        for value in batch {
+                            sink.consume(SensorValueDecoder.decode(uuid: uuid, value: value))
+                            progress.consumed(at: stamp ? MonotonicClock.now() : 0)
+                            n += 1
+                        }
                         if n >= expected { break }
                     }
                 }

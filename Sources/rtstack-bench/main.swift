@@ -27,16 +27,20 @@ case "loop":
 case "async":
     let count = intArgument(2, 1_000_000)
     var runs: [PipelineResult] = []
+    var batchedRuns: [PipelineResult] = []
     for _ in 0..<intArgument(3, 3) {
-        if let r = await runAsyncPath(.throughput(count: count, window: 30_000)) { runs.append(r) }
+        if let r = await runAsyncPath(.throughput(count: count, window: 30_000), batched: false) { runs.append(r) }
+        if let r = await runAsyncPath(.throughput(count: count, window: 30_000), batched: true) { batchedRuns.append(r) }
     }
-    reportThroughput("async", runs)
+    reportThroughput("async subscribe (AsyncStream<[UInt8]>, one element per value)", runs)
+    reportThroughput("async notificationBatches (AsyncStream<NotificationBatch>, one element per read)", batchedRuns)
 case "latency":
     let samples = intArgument(2, 5000)
     let rate = max(1, intArgument(3, 1000))
     let interval = UInt64(1_000_000_000 / rate)
     if let r = runLoopPath(.latency(samples: samples, interval: interval)) { reportLatency("loop", r, rate: rate) }
-    if let r = await runAsyncPath(.latency(samples: samples, interval: interval)) { reportLatency("async", r, rate: rate) }
+    if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: false) { reportLatency("async subscribe", r, rate: rate) }
+    if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: true) { reportLatency("async notificationBatches", r, rate: rate) }
 default:
     print("usage: rtstack-bench core|loop|async|latency [COUNT|SAMPLES] [REPEATS|RATE]")
     exit(2)

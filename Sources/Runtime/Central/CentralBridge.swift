@@ -18,6 +18,9 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     var disconnectDeadlines: [LinkID: HostTime] = [:]
     var operations: [OperationID: CheckedContinuation<GATTResult, any Error>] = [:]
     var subscribers: [LinkID: [UInt16: [AsyncStream<[UInt8]>.Continuation]]] = [:]
+    var batchSubscribers: [LinkID: [UInt16: [BatchSubscriber]]] = [:]
+    /// Batch subscribers that received a value during the current read.
+    var filledBatches: [BatchSubscriber] = []
     var linkEvents: [UInt64: AsyncStream<LinkEvent>.Continuation] = [:]
     var warnings: [HostWarning] = []
     var closed = false
@@ -68,6 +71,8 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                 for c in disconnects.removeValue(forKey: link) ?? [] { c.resume() }
                 disconnectDeadlines[link] = nil
                 for list in (subscribers.removeValue(forKey: link) ?? [:]).values { for c in list { c.finish() } }
+                yieldBatches()
+                for list in (batchSubscribers.removeValue(forKey: link) ?? [:]).values { for b in list { b.continuation.finish() } }
             }
         case .operationCompleted(let id, let result):
             guard let c = operations.removeValue(forKey: id) else { return }
@@ -76,6 +81,12 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             case .failure(let e): c.resume(throwing: CentralError.host(e))
             }
         case .notification(let link, let handle, let value), .indication(let link, let handle, let value):
+            if let batches = batchSubscribers[link]?[handle] {
+                for b in batches {
+                    if b.pending.isEmpty { filledBatches.append(b) }
+                    b.pending.append(value)
+                }
+            }
             guard let list = subscribers[link]?[handle] else { return }
             let copy = Array(value)
             for c in list { c.yield(copy) }
@@ -84,6 +95,26 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         default:
             break
         }
+    }
+
+    func inputProcessed(at now: HostTime) {
+        if !filledBatches.isEmpty { yieldBatches() }
+    }
+
+    /// Hands each filled batch to its stream and starts an empty one.
+    private func yieldBatches() {
+        for b in filledBatches {
+            let batch = b.pending
+            b.pending = NotificationBatch()
+            b.continuation.yield(batch)
+        }
+        filledBatches.removeAll(keepingCapacity: true)
+    }
+
+    private func finishBatches() {
+        yieldBatches()
+        for per in batchSubscribers.values { for list in per.values { for b in list { b.continuation.finish() } } }
+        batchSubscribers = [:]
     }
 
     var nextDeadline: HostTime? { disconnectDeadlines.values.min() }
@@ -110,6 +141,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         scans = [:]
         for per in subscribers.values { for list in per.values { for c in list { c.finish() } } }
         subscribers = [:]
+        finishBatches()
         for c in linkEvents.values { c.finish() }
         linkEvents = [:]
     }
@@ -122,6 +154,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         scans = [:]
         for per in subscribers.values { for list in per.values { for c in list { c.finish() } } }
         subscribers = [:]
+        finishBatches()
         for c in linkEvents.values { c.finish() }
         linkEvents = [:]
     }

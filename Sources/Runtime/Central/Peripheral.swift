@@ -60,6 +60,20 @@ public struct Peripheral: Sendable {
         return stream
     }
 
+    /// As `subscribe`, but the values come in batches: all those of one read from the transport
+    /// in one `NotificationBatch`, so a fast stream costs one allocation and one wake-up of the
+    /// consuming task per read rather than per value. For high rates; `subscribe` is simpler.
+    public func notificationBatches(valueHandle: UInt16, mode: SubscriptionMode = .automatic) async throws -> AsyncStream<NotificationBatch> {
+        let (stream, continuation) = AsyncStream<NotificationBatch>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let link = self.link
+        let ok = central.onLoop { _, bridge in
+            bridge.batchSubscribers[link, default: [:]][valueHandle, default: []].append(BatchSubscriber(continuation))
+        }
+        if !ok { throw CentralError.closed }
+        _ = try await perform(.setNotifications(valueHandle: valueHandle, mode: mode))
+        return stream
+    }
+
     /// Sends Disconnect and waits for Disconnection Complete (or `timeout`).
     public func disconnect(timeout: UInt64 = HostDuration.seconds(3)) async {
         let link = self.link
