@@ -7,6 +7,7 @@ import Glibc
 ///     rtstack-bench loop [COUNT] [REPEATS]      (a) TCP loopback → EventLoop → HostDriver → Host → decoders
 ///     rtstack-bench async [COUNT] [REPEATS]     (a) TCP loopback → … → Central/Peripheral AsyncStream → decoders
 ///     rtstack-bench latency [SAMPLES] [RATE]    (e) write to the socket → consumer, loop and async paths
+///     rtstack-bench links PORT PER_ROLE [SECONDS]  (d) RSS with 3 × PER_ROLE links to the Bumble world
 let arguments = CommandLine.arguments
 let mode = arguments.count > 1 ? arguments[1] : "core"
 func intArgument(_ i: Int, _ fallback: Int) -> Int {
@@ -41,7 +42,9 @@ case "latency":
     if let r = runLoopPath(.latency(samples: samples, interval: interval)) { reportLatency("loop", r, rate: rate) }
     if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: false) { reportLatency("async subscribe", r, rate: rate) }
     if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: true) { reportLatency("async notificationBatches", r, rate: rate) }
+case "links":
+    runLinksBench(port: UInt16(clamping: intArgument(2, 0)), perRole: max(1, intArgument(3, 1)), seconds: intArgument(4, 3))
 default:
-    print("usage: rtstack-bench core|loop|async|latency [COUNT|SAMPLES] [REPEATS|RATE]")
+    print("usage: rtstack-bench core|loop|async|latency|links [COUNT|SAMPLES] [REPEATS|RATE]")
     exit(2)
 }
