@@ -22,7 +22,7 @@ private func hx(_ s: String) -> [UInt8] { Hex.parse(s) ?? [] }
     }
 
     @Test func anythingElseIsLeftToFeed() {
-        var r = ACLReassembler(maximumPayloadLength: 4)
+        let r = ACLReassembler(maximumPayloadLength: 4)
         // A continuing fragment.
         #expect(r.wholeFrame(ACLPacket(handle: 1, packetBoundary: .continuing, data: hx("1e")[...])) == nil)
         // The basic header split (2 of its 4 bytes).
