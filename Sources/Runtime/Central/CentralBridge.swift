@@ -17,7 +17,6 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     /// When a waiting `disconnect()` gives up on the controller's Disconnection Complete.
     var disconnectDeadlines: [LinkID: HostTime] = [:]
     var operations: [OperationID: CheckedContinuation<GATTResult, any Error>] = [:]
-    var subscribers: [LinkID: [UInt16: [AsyncStream<[UInt8]>.Continuation]]] = [:]
     var batchSubscribers: [LinkID: [UInt16: [BatchSubscriber]]] = [:]
     /// Batch subscribers that received a value during the current read.
     var filledBatches: [BatchSubscriber] = []
@@ -70,7 +69,6 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                 connections[link] = nil
                 for c in disconnects.removeValue(forKey: link) ?? [] { c.resume() }
                 disconnectDeadlines[link] = nil
-                for list in (subscribers.removeValue(forKey: link) ?? [:]).values { for c in list { c.finish() } }
                 yieldBatches()
                 for list in (batchSubscribers.removeValue(forKey: link) ?? [:]).values { for b in list { b.continuation.finish() } }
             }
@@ -87,9 +85,6 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                     b.pending.append(value)
                 }
             }
-            guard let list = subscribers[link]?[handle] else { return }
-            let copy = Array(value)
-            for c in list { c.yield(copy) }
         case .warning(let w):
             if warnings.count < 1000 { warnings.append(w) }
         default:
@@ -139,8 +134,6 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         disconnects = [:]
         for c in scans.values { c.finish() }
         scans = [:]
-        for per in subscribers.values { for list in per.values { for c in list { c.finish() } } }
-        subscribers = [:]
         finishBatches()
         for c in linkEvents.values { c.finish() }
         linkEvents = [:]
@@ -152,8 +145,6 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         interrupted = true
         for c in scans.values { c.finish() }
         scans = [:]
-        for per in subscribers.values { for list in per.values { for c in list { c.finish() } } }
-        subscribers = [:]
         finishBatches()
         for c in linkEvents.values { c.finish() }
         linkEvents = [:]

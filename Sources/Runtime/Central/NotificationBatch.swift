@@ -44,3 +44,30 @@ final class BatchSubscriber {
         self.continuation = continuation
     }
 }
+
+/// Takes the values out of a stream of batches one at a time, for `Peripheral.subscribe`. Only
+/// the one task that iterates the resulting stream calls `next` (AsyncStream's unfolding calls
+/// it for each element the consumer awaits, one after another), which is why the mutable state
+/// needs no lock and the `@unchecked Sendable` is sound.
+final class BatchReader: @unchecked Sendable {
+    private var iterator: AsyncStream<NotificationBatch>.AsyncIterator
+    private var batch = NotificationBatch()
+    private var index = 0
+
+    init(_ batches: AsyncStream<NotificationBatch>) {
+        iterator = batches.makeAsyncIterator()
+    }
+
+    func next() async -> [UInt8]? {
+        while index >= batch.count {
+            var it = iterator
+            guard let b = await it.next() else { return nil }
+            iterator = it
+            batch = b
+            index = 0
+        }
+        let value = Array(batch[index])
+        index += 1
+        return value
+    }
+}
