@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
         .executableTarget(name: "rtstack", dependencies: ["RTStackCLI"]),
+        // Benchmarks of issue 6 (print figures, assert nothing; Docs/performance.md).
+        .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime"]),
         // Helpers shared by the test targets (seeded random numbers); never linked into the product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),

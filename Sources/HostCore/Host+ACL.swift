@@ -17,10 +17,20 @@ extension Host {
             warn("ACL data for handle \(Hex.number(packet.handle, width: 4)), which has no connection, dropped", bytes)
             return
         }
+        // A PDU in one packet (every notification that fits the controller's buffer) goes
+        // straight to its channel; fragments and faults take the reassembler's full path.
+        if let frame = link.reassembler.wholeFrame(packet) {
+            route(frame, on: link, at: now)
+            return
+        }
         let output = link.reassembler.feed(packet)
         if let issue = output.abandoned { warn("L2CAP reassembly: \(issue)") }
         if let issue = output.issue { warn("L2CAP reassembly: \(issue)", bytes) }
         guard let frame = output.frame else { return }
+        route(frame, on: link, at: now)
+    }
+
+    private func route(_ frame: L2CAPFrame, on link: Link, at now: HostTime) {
         switch frame.channelID {
         case .att:
             if let observer = attObserver { observer(link.id, frame.payload) }

@@ -23,17 +23,24 @@ public final class Host {
         case failed
     }
 
+    // The data path reads `commands`, `acl` and `linksByHandle` on every inbound packet (and
+    // `Link.session`/`reassembler`, `GATTSession.downReason`). They are marked
+    // `@exclusivity(unchecked)` because the dynamic exclusivity check of a class property cost
+    // about 170 instructions per access, a third of the core's time per notification (callgrind,
+    // Docs/performance.md). That is sound here: the host runs on one thread, and the `HostSink`
+    // contract forbids calling back into the host, so no access to these properties can overlap
+    // another (the static checks within each function still run).
     var phase: Phase = .idle
     var bringUp: ControllerBringUp
-    var commands = CommandQueue()
-    var acl = ACLScheduler()
+    @exclusivity(unchecked) var commands = CommandQueue()
+    @exclusivity(unchecked) var acl = ACLScheduler()
     var scanner = Scanner()
     var initiator = Initiator()
     /// Every link ever asked for, in creation order (deterministic iteration).
     var linkList: [Link] = []
     var linksByID: [LinkID: Link] = [:]
     /// Connected links by Connection_Handle: the data path's lookup.
-    var linksByHandle: [UInt16: Link] = [:]
+    @exclusivity(unchecked) var linksByHandle = HandleTable()
     /// Connections the host did not want and is taking down.
     var strayHandles: Set<UInt16> = []
     var nextLinkNumber: UInt32 = 1
@@ -243,12 +250,18 @@ public final class Host {
 
     /// Sends what flow control allows: commands within the command credits, ACL packets
     /// within the ACL credits.
+    ///
+    /// Called after every input, so the common case — nothing waiting, as after a notification —
+    /// is decided by two reads before any queue is touched.
     func flush(at now: HostTime) {
-        while let p = commands.nextToSend(at: now) { sink.send(p) }
+        if commands.hasSendable {
+            while let p = commands.nextToSend(at: now) { sink.send(p) }
+        }
         pumpACL()
     }
 
     func pumpACL() {
+        guard acl.hasSendable else { return }
         while let p = acl.next() { sink.send(p) }
     }
 

@@ -96,6 +96,48 @@ extension WorldIntegration {
             }
         }
 
+        @Test("notificationBatches: the values of a heart-rate sensor in batches, in order, as the world sent them")
+        func notificationBatches() async throws {
+            let world = try await WorldProcess.start(["--heart", "1", "--speed", "0", "--environment", "0", "--rate", "50"])
+            defer { world.stop() }
+            let device = try #require(world.devices.first { $0.kind == "heart" })
+            let role = try #require(SessionRole(rawValue: device.kind))
+            try await withCentral(world) { central in
+                let address = try await withTimeout(10, "scanning for the heart-rate sensor") { () async throws -> DeviceAddress? in
+                    for await ad in central.scan() where ad.connectable && ad.address.address.string == device.address {
+                        return ad.address
+                    }
+                    return nil
+                }
+                let peer = try #require(address)
+                var plan = LinkPlan()
+                plan.discover = false
+                let p = try await central.connect(to: peer, plan: plan)
+                let db = try await p.discover()
+                let c = try #require(db.characteristic(role.characteristic))
+                let wantedValues = 10
+                let (values, batches) = try await withTimeout(15, "receiving \(wantedValues) values in batches") {
+                    var values: [[UInt8]] = []
+                    var batches = 0
+                    for await batch in try await p.notificationBatches(valueHandle: c.valueHandle) {
+                        batches += 1
+                        #expect(!batch.isEmpty)
+                        values.append(contentsOf: batch.map { Array($0) })
+                        if values.count >= wantedValues { break }
+                    }
+                    return (values, batches)
+                }
+                #expect(values.count >= wantedValues)
+                #expect(batches >= 1 && batches <= values.count)
+                try await world.wait("\(values.count) notifications of \(device.name)", timeout: 5) { _ in
+                    world.notifications(device: device.name, uuid: role.worldUUID).count >= values.count
+                }
+                let sent = world.notifications(device: device.name, uuid: role.worldUUID).prefix(values.count)
+                #expect(values == sent.map(\.value),
+                        "got \(values.map(HexText.string)), the world sent \(sent.map { HexText.string($0.value) })")
+            }
+        }
+
         @Test("Connecting to an absent device fails with connectTimeout after 2 s, cancelled with LE Create Connection Cancel")
         func absentDeviceTimesOut() async throws {
             let world = try await WorldProcess.start(["--heart", "1", "--speed", "0", "--environment", "0", "--distractors", "0"])

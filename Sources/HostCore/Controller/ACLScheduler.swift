@@ -62,6 +62,7 @@ struct ACLScheduler: Sendable {
         self.dataLength = max(1, min(dataLength, 65535))
         inUse = 0
         links.removeAll()
+        queuedTotal = 0
         cursor = 0
     }
 
@@ -77,7 +78,12 @@ struct ACLScheduler: Sendable {
         index(of: handle).map { links[$0].queuedCount } ?? 0
     }
 
-    var queuedTotal: Int { links.reduce(0) { $0 + $1.queuedCount } }
+    /// Packets queued on every link, kept as a count so the data path can tell "nothing to
+    /// send" without walking the links.
+    private(set) var queuedTotal = 0
+
+    /// Whether `next` would return a packet (a credit and a packet waiting).
+    var hasSendable: Bool { queuedTotal > 0 && inUse < capacity }
 
     private func index(of handle: UInt16) -> Int? {
         links.firstIndex { $0.handle == handle }
@@ -95,6 +101,7 @@ struct ACLScheduler: Sendable {
         guard let i = index(of: handle) else { return (0, 0) }
         let q = links.remove(at: i)
         inUse = max(0, inUse - q.inFlight)
+        queuedTotal -= q.queuedCount
         if cursor > i { cursor -= 1 }
         if cursor >= links.count { cursor = 0 }
         return (q.inFlight, q.queuedCount)
@@ -150,6 +157,7 @@ struct ACLScheduler: Sendable {
         while start < buffer.count {
             let end = min(buffer.count, start + size + ACLHeader.size)
             links[i].packets.append(HCIPacket(type: .acl, bytes: buffer[start..<end]))
+            queuedTotal += 1
             start = end
         }
         return true
@@ -164,6 +172,7 @@ struct ACLScheduler: Sendable {
             if let p = links[i].pop() {
                 links[i].inFlight += 1
                 inUse += 1
+                queuedTotal -= 1
                 cursor = (i + 1) % n
                 return p
             }

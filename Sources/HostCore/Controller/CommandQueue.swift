@@ -74,6 +74,9 @@ struct CommandQueue: Sendable {
     }
 
     /// The next command to hand to the controller, if a credit allows it; its timeout starts now.
+    /// Whether `nextToSend` would return a command (a credit and a command waiting).
+    var hasSendable: Bool { credits > 0 && waitingHead < waiting.count }
+
     mutating func nextToSend(at now: HostTime) -> HCIPacket? {
         guard credits > 0, waitingHead < waiting.count else { return nil }
         var command = waiting[waitingHead]

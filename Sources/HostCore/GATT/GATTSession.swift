@@ -50,7 +50,7 @@ public final class GATTSession {
     /// The procedure whose request is in flight.
     var current: GATTJob?
     private var isUp = false
-    private var downReason: HCIStatus?
+    @exclusivity(unchecked) private var downReason: HCIStatus?
     /// Operations waiting for the bearer; `queueHead` is the next one.
     private var queue: [(id: OperationID, operation: GATTOperation)] = []
     private var queueHead = 0

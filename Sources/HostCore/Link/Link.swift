@@ -12,8 +12,8 @@ final class Link {
     var state: LinkState
     var handle: UInt16?
     var connection: ConnectionInfo?
-    var session: GATTSession?
-    var reassembler: ACLReassembler
+    @exclusivity(unchecked) var session: GATTSession?
+    @exclusivity(unchecked) var reassembler: ACLReassembler
     /// Connection attempts and reconnections since the link was last `ready`: the backoff
     /// grows with it (`ReconnectPolicy.delay(afterAttempt:)`).
     var attempts = 0

@@ -18,7 +18,9 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     /// When a waiting `disconnect()` gives up on the controller's Disconnection Complete.
     var disconnectDeadlines: [LinkID: HostTime] = [:]
     var operations: [OperationID: CheckedContinuation<GATTResult, any Error>] = [:]
-    var subscribers: [LinkID: [UInt16: [AsyncStream<[UInt8]>.Continuation]]] = [:]
+    var batchSubscribers: [LinkID: [UInt16: [BatchSubscriber]]] = [:]
+    /// Batch subscribers that received a value during the current read.
+    var filledBatches: [BatchSubscriber] = []
     var linkEvents: [UInt64: AsyncStream<LinkEvent>.Continuation] = [:]
     var warnings: [HostWarning] = []
     var closed = false
@@ -75,7 +77,8 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                 connections[link] = nil
                 for c in disconnects.removeValue(forKey: link) ?? [] { c.resume() }
                 disconnectDeadlines[link] = nil
-                for list in (subscribers.removeValue(forKey: link) ?? [:]).values { for c in list { c.finish() } }
+                yieldBatches()
+                for list in (batchSubscribers.removeValue(forKey: link) ?? [:]).values { for b in list { b.continuation.finish() } }
             }
         case .operationCompleted(let id, let result):
             guard let c = operations.removeValue(forKey: id) else { return }
@@ -84,14 +87,37 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             case .failure(let e): c.resume(throwing: CentralError.host(e))
             }
         case .notification(let link, let handle, let value), .indication(let link, let handle, let value):
-            guard let list = subscribers[link]?[handle] else { return }
-            let copy = Array(value)
-            for c in list { c.yield(copy) }
+            if let batches = batchSubscribers[link]?[handle] {
+                for b in batches {
+                    if b.pending.isEmpty { filledBatches.append(b) }
+                    b.pending.append(value)
+                }
+            }
         case .warning(let w):
             if warnings.count < 1000 { warnings.append(w) }
         default:
             break
         }
+    }
+
+    func inputProcessed(at now: HostTime) {
+        if !filledBatches.isEmpty { yieldBatches() }
+    }
+
+    /// Hands each filled batch to its stream and starts an empty one.
+    private func yieldBatches() {
+        for b in filledBatches {
+            let batch = b.pending
+            b.pending = NotificationBatch()
+            b.continuation.yield(batch)
+        }
+        filledBatches.removeAll(keepingCapacity: true)
+    }
+
+    private func finishBatches() {
+        yieldBatches()
+        for per in batchSubscribers.values { for list in per.values { for b in list { b.continuation.finish() } } }
+        batchSubscribers = [:]
     }
 
     var nextDeadline: HostTime? { disconnectDeadlines.values.min() }
@@ -128,8 +154,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         disconnects = [:]
         for c in scans.values { c.finish() }
         scans = [:]
-        for per in subscribers.values { for list in per.values { for c in list { c.finish() } } }
-        subscribers = [:]
+        finishBatches()
         for c in linkEvents.values { c.finish() }
         linkEvents = [:]
     }
@@ -140,8 +165,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         interrupted = true
         for c in scans.values { c.finish() }
         scans = [:]
-        for per in subscribers.values { for list in per.values { for c in list { c.finish() } } }
-        subscribers = [:]
+        finishBatches()
         for c in linkEvents.values { c.finish() }
         linkEvents = [:]
     }

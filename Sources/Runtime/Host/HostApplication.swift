@@ -13,4 +13,11 @@ public protocol HostApplication: AnyObject {
     /// First Ctrl-C: return true to stop at once, or false to end cleanly and then call
     /// `driver.stop()`.
     func shutdownRequested(at now: HostTime) -> Bool
+    /// Every packet of one read from the transport has been handled: a place to hand on, in
+    /// one go, what the read produced (the async API yields its notification batches here).
+    func inputProcessed(at now: HostTime)
+}
+
+extension HostApplication {
+    public func inputProcessed(at now: HostTime) {}
 }

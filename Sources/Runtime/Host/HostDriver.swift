@@ -85,6 +85,7 @@ public final class HostDriver: EventLoopDriver, HostSink {
             tap.pass(packet, .controllerToHost, at: now)
             host.receive(packet, at: now)
             drain()
+            application.inputProcessed(at: now)
         case .h4Stream:
             framer.feed(bytes)
             // Packets are lent as slices of the framer's buffer: the host must not keep them
@@ -102,6 +103,7 @@ public final class HostDriver: EventLoopDriver, HostSink {
                 drain()
                 return true
             }) != nil {}
+            application.inputProcessed(at: now)
         }
     }
 

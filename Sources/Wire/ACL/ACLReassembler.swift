@@ -48,6 +48,25 @@ public struct ACLReassembler: Sendable {
         partials.removeAll()
     }
 
+    /// The frame `feed` would return for `packet` when it holds a whole L2CAP PDU in one start
+    /// fragment, within the limit, and no frame is being gathered; nil in every other case (then
+    /// call `feed`). Changes nothing: in that case `feed` would change nothing either. The data
+    /// path uses it to skip building an `ACLReassemblyOutput` per notification.
+    @inlinable
+    public func wholeFrame(_ packet: ACLPacket) -> L2CAPFrame? {
+        guard partialsAreEmpty, packet.header.packetBoundary.isStart else { return nil }
+        let data = packet.data
+        guard data.count >= L2CAPBasicHeader.size else { return nil }
+        let s = data.startIndex
+        let length = Int(data[s]) | Int(data[s + 1]) << 8
+        guard length <= maximumPayloadLength, data.count == L2CAPBasicHeader.size + length else { return nil }
+        let cid = L2CAPChannelID(UInt16(data[s + 2]) | UInt16(data[s + 3]) << 8)
+        return L2CAPFrame(handle: packet.header.handle, channelID: cid, payload: data[(s + L2CAPBasicHeader.size)...])
+    }
+
+    @usableFromInline
+    var partialsAreEmpty: Bool { partials.isEmpty }
+
     public mutating func feed(_ packet: ACLPacket) -> ACLReassemblyOutput {
         let handle = packet.header.handle
         let data = packet.data

@@ -23,7 +23,10 @@ and from its HCI capture (rtstack `--capture`, Bumble `BUMBLE_SNOOPER`), decoded
 - last link: from the last Connection Complete to that link's subscription confirmed (the
   Write Response to its CCCD write); the rest to the first notification is the peripheral's
   pacing (up to one period, 50 ms at 20 Hz);
-- ATT requests per sensor, sent on its link before its first notification arrived.
+- ATT requests per sensor sent on its link before its subscription was live (before the
+  Write Response to its CCCD write arrived: from then on the peer may notify), and before its
+  first notification arrived (which also counts what the host sent while the peripheral's
+  pacing held the first notification back, e.g. rtstack's Exchange MTU after a warm start).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ class Run:
     connect_wait: float | None = None
     last_link: float | None = None
     requests: dict[str, int] = field(default_factory=dict)
+    requests_subscribed: dict[str, int] = field(default_factory=dict)
     marks: dict[str, float] = field(default_factory=dict)  # event name -> arrival of its first line
     error: str | None = None
 
@@ -155,13 +159,15 @@ def measure(command: list[str], env: dict[str, str], run: Run, timeout: float) -
 
 
 def analyse_capture(rtstack: str, capture: Path, world: World, run: Run) -> None:
-    """Counts ATT requests per link up to its first notification, and times the connections."""
+    """Counts ATT requests per link up to its subscription (CCCD Write Response) and up to its
+    first notification, and times the connections."""
     if not capture.exists() or capture.stat().st_size <= 16:
         run.error = run.error or f'no capture {capture.name}'
         return
     output = subprocess.run([rtstack, 'decode', '--json', str(capture)], capture_output=True, text=True).stdout
     role_of: dict[int, str] = {}
     requests: dict[int, int] = {}
+    requests_subscribed: dict[int, int] = {}
     first_notification: dict[int, float] = {}
     connected: dict[int, float] = {}
     subscribed: dict[int, float] = {}
@@ -200,7 +206,10 @@ def analyse_capture(rtstack: str, capture: Path, world: World, run: Run) -> None
             subscribed.setdefault(link, t)
         elif att['opcode'] in ATT_REQUESTS and packet['direction'] == 'tx':
             requests[link] = requests.get(link, 0) + 1
+            if link not in subscribed:
+                requests_subscribed[link] = requests_subscribed.get(link, 0) + 1
     run.requests = {role_of.get(link, f'handle {link}'): count for link, count in requests.items()}
+    run.requests_subscribed = {role_of.get(link, f'handle {link}'): count for link, count in requests_subscribed.items()}
     run.connect_wait = connect_wait
     if connected:
         last = max(connected, key=lambda link: connected[link])
@@ -251,18 +260,22 @@ def report(contenders: list[Contender], runs: dict[str, list[Run]]) -> None:
     print()
     print('Process start → three sensors streaming, in seconds: median (min–max) over the runs')
     header = (f'{"contender":<17} {"start-up":<21} {"first line":<21} {"CPU":<21} '
-              f'ATT requests heart/speed/env')
+              f'ATT requests heart/speed/env: before subscribed | before 1st notification')
     print(header)
     print('-' * len(header))
-    for c in contenders:
-        ok = [r for r in runs[c.name] if r.error is None]
+
+    def counts_of(ok: list[Run], attribute: str) -> str:
         counts = []
         for role in ROLES:
-            seen = sorted({r.requests.get(role, 0) for r in ok})
+            seen = sorted({getattr(r, attribute).get(role, 0) for r in ok})
             counts.append('/'.join(str(n) for n in seen) if seen else '?')
+        return ' / '.join(counts)
+
+    for c in contenders:
+        ok = [r for r in runs[c.name] if r.error is None]
         print(f'{c.name:<17} {median_range(column(c.name, "startup")):<21} '
               f'{median_range(column(c.name, "first_line")):<21} {median_range(column(c.name, "cpu")):<21} '
-              f'{" / ".join(counts)}   ({len(ok)}/{len(runs[c.name])} runs ok)')
+              f'{counts_of(ok, "requests_subscribed")} | {counts_of(ok, "requests")}   ({len(ok)}/{len(runs[c.name])} runs ok)')
     print()
     print('From the HCI captures, in seconds: median (min–max)')
     header = (f'{"contender":<17} {"reset→streaming":<21} {"reset→1st connect":<21} '
@@ -320,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
                     ('start-up', run.startup), ('first-line', run.first_line), ('cpu', run.cpu), ('hci', run.hci),
                     ('to-connect', run.to_connect), ('connect-wait', run.connect_wait), ('last-link', run.last_link))
                     if value is not None)
-                print(f'run {index + 1} {contender.name:<16} {figures} requests {run.requests} {run.error or ""}',
+                print(f'run {index + 1} {contender.name:<16} {figures} requests before subscribed {run.requests_subscribed}, '
+                      f'before 1st notification {run.requests} {run.error or ""}',
                       flush=True)
         print(f'run {index + 1}/{options.runs}: ' + ', '.join(
             f'{c.name} {runs[c.name][-1].startup:.3f} s' if runs[c.name][-1].startup is not None

@@ -1,0 +1,130 @@
+import HostCore
+import Wire
+
+/// The controller side of the benchmarks: answers the host's bring-up commands, completes each
+/// LE Create Connection at once with the next Connection_Handle, answers ATT requests
+/// (Exchange MTU, Write Request for a CCCD) and returns ACL credits. It works on H4 bytes in
+/// both directions so that the same script serves the sans-I/O core (packets handed over in
+/// memory) and a real transport (a TCP loopback socket).
+///
+/// Everything here happens before the measured part; the measured part is the notification
+/// bytes of `BenchWorkload`, which the controller does not touch.
+final class ScriptedController {
+    /// H4 bytes for the host, appended by `handle`; the caller takes them.
+    var outbox: [UInt8] = []
+    private var framer = H4Framer(configuration: .hostToController)
+    private var nextHandle: UInt16 = 0x0040
+    /// Connection handle of each connected peer, in connection order.
+    private(set) var handles: [DeviceAddress: UInt16] = [:]
+    /// CCCD writes answered (a subscription becomes live with the answer).
+    private(set) var cccdWrites = 0
+
+    /// Bytes the host wrote to its transport.
+    func feed(_ bytes: some Collection<UInt8>) {
+        framer.feed(bytes)
+        while framer.withNext({ output in
+            if case .packet(let p) = output { handle(p) }
+            return true
+        }) != nil {}
+    }
+
+    /// One packet from the host.
+    func handle(_ packet: HCIPacket) {
+        switch packet.type {
+        case .command:
+            guard let c = try? HCICommandPacket(packet) else { return }
+            command(c)
+        case .acl:
+            guard let a = try? ACLPacket(packet) else { return }
+            acl(a)
+        default:
+            break
+        }
+    }
+
+    private func emit(_ event: HCIEvent) { outbox.append(contentsOf: event.h4Bytes) }
+
+    private func complete(_ op: HCIOpcode, _ parameters: [UInt8]) {
+        emit(.commandComplete(CommandCompleteEvent(numHCICommandPackets: 1, commandOpcode: op, returnParameters: parameters)))
+    }
+
+    private func complete<P: WireCodable>(_ op: HCIOpcode, _ parameters: P) { complete(op, parameters.encoded) }
+
+    private func command(_ c: HCICommandPacket) {
+        let op = c.opcode
+        switch op {
+        case .reset:
+            complete(op, StatusReturnParameters())
+        case .readLocalVersionInformation:
+            complete(op, ReadLocalVersionInformation.ReturnParameters(
+                hciVersion: 0x0B, hciSubversion: 1, lmpVersion: 0x0B, companyIdentifier: 0xFFFF, lmpSubversion: 1))
+        case .readLocalSupportedCommands:
+            complete(op, ReadLocalSupportedCommands.ReturnParameters(
+                supportedCommands: HCISupportedCommands(octets: [UInt8](repeating: 0xFF, count: 64))))
+        case .readLocalSupportedFeatures:
+            complete(op, ReadLocalSupportedFeatures.ReturnParameters(lmpFeatures: 1 << 37 | 1 << 38))
+        case .readBDADDR:
+            complete(op, ReadBDADDR.ReturnParameters(bdAddress: BDAddress(string: "00:1B:DC:0F:AA:01") ?? .zero))
+        case .leReadLocalSupportedFeatures:
+            complete(op, LEReadLocalSupportedFeatures.ReturnParameters(leFeatures: [.leEncryption]))
+        case .leReadBufferSize:
+            complete(op, LEReadBufferSize.ReturnParameters(leACLDataPacketLength: 251, totalNumLEACLDataPackets: 64))
+        case .leReadSupportedStates:
+            complete(op, LEReadSupportedStates.ReturnParameters(leStates: LESupportedStates(rawValue: 0x0000_03FF_FFFF_FFFF)))
+        case .leReadFilterAcceptListSize:
+            complete(op, LEReadFilterAcceptListSize.ReturnParameters(filterAcceptListSize: 16))
+        case .leCreateConnection, .leExtendedCreateConnection:
+            let peer: DeviceAddress?
+            if op == .leCreateConnection {
+                peer = (try? c.decode(LECreateConnection.self)).map { DeviceAddress($0.peerAddress, type: $0.peerAddressType) }
+            } else {
+                peer = (try? c.decode(LEExtendedCreateConnection.self)).map { DeviceAddress($0.peerAddress, type: $0.peerAddressType) }
+            }
+            emit(.commandStatus(CommandStatusEvent(status: .success, numHCICommandPackets: 1, commandOpcode: op)))
+            guard let peer else { return }
+            let handle = nextHandle
+            nextHandle &+= 1
+            handles[peer] = handle
+            emit(.le(.connectionComplete(LEConnectionCompleteEvent(
+                status: .success, connectionHandle: handle, role: .central, peerAddressType: peer.type,
+                peerAddress: peer.address, connectionInterval: 6, peripheralLatency: 0, supervisionTimeout: 400))))
+        case .disconnect:
+            emit(.commandStatus(CommandStatusEvent(status: .success, numHCICommandPackets: 1, commandOpcode: op)))
+            if let d = try? c.decode(Disconnect.self) {
+                emit(.disconnectionComplete(DisconnectionCompleteEvent(connectionHandle: d.connectionHandle,
+                                                                       reason: .connectionTerminatedByLocalHost)))
+            }
+        case .leConnectionUpdate, .leReadRemoteFeatures:
+            emit(.commandStatus(CommandStatusEvent(status: .success, numHCICommandPackets: 1, commandOpcode: op)))
+        default:
+            // Set Event Mask, LE Set Scan Parameters/Enable, …: plain success.
+            complete(op, StatusReturnParameters())
+        }
+    }
+
+    /// ATT over L2CAP CID 0x0004 in one ACL packet (the host's PDUs are small). Core Spec v5.4
+    /// Vol 3, Part F, §3.4.2.2 (Exchange MTU Response), §3.4.5.2 (Write Response), §3.4.1.1
+    /// (Error Response for anything else).
+    private func acl(_ a: ACLPacket) {
+        emit(.numberOfCompletedPackets(NumberOfCompletedPacketsEvent(entries: [
+            .init(connectionHandle: a.handle, numCompletedPackets: 1)])))
+        let d = Array(a.data)
+        guard d.count >= 5, d[2] == 0x04, d[3] == 0x00 else { return }
+        let opcode = d[4]
+        let reply: [UInt8]
+        switch opcode {
+        case 0x02:
+            reply = [0x03, 0xF7, 0x00]
+        case 0x12:
+            cccdWrites += 1
+            reply = [0x13]
+        case 0x52, 0x1B, 0x1D, 0x1E:
+            return
+        default:
+            let handle0: UInt8 = d.count >= 7 ? d[5] : 0
+            let handle1: UInt8 = d.count >= 7 ? d[6] : 0
+            reply = [0x01, opcode, handle0, handle1, 0x06]
+        }
+        outbox.append(contentsOf: BenchWorkload.aclH4(handle: a.handle, att: reply))
+    }
+}

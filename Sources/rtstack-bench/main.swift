@@ -1,0 +1,50 @@
+import Glibc
+
+/// rtstack-bench: the host-pipeline and latency benchmarks of issue 6 (Docs/performance.md).
+/// Prints figures, asserts nothing.
+///
+///     rtstack-bench core [COUNT] [REPEATS]      (a) sans-I/O core: H4 framer + Host + decoders
+///     rtstack-bench loop [COUNT] [REPEATS]      (a) TCP loopback → EventLoop → HostDriver → Host → decoders
+///     rtstack-bench async [COUNT] [REPEATS]     (a) TCP loopback → … → Central/Peripheral AsyncStream → decoders
+///     rtstack-bench latency [SAMPLES] [RATE]    (e) write to the socket → consumer, loop and async paths
+///     rtstack-bench links PORT PER_ROLE [SECONDS]  (d) RSS with 3 × PER_ROLE links to the Bumble world
+let arguments = CommandLine.arguments
+let mode = arguments.count > 1 ? arguments[1] : "core"
+func intArgument(_ i: Int, _ fallback: Int) -> Int {
+    arguments.count > i ? Int(arguments[i]) ?? fallback : fallback
+}
+
+
+switch mode {
+case "core":
+    runCoreBench(count: intArgument(2, 1_000_000), repeats: intArgument(3, 5))
+case "loop":
+    let count = intArgument(2, 1_000_000)
+    var runs: [PipelineResult] = []
+    for _ in 0..<intArgument(3, 3) {
+        if let r = runLoopPath(.throughput(count: count, window: 30_000)) { runs.append(r) }
+    }
+    reportThroughput("loop", runs)
+case "async":
+    let count = intArgument(2, 1_000_000)
+    var runs: [PipelineResult] = []
+    var batchedRuns: [PipelineResult] = []
+    for _ in 0..<intArgument(3, 3) {
+        if let r = await runAsyncPath(.throughput(count: count, window: 30_000), batched: false) { runs.append(r) }
+        if let r = await runAsyncPath(.throughput(count: count, window: 30_000), batched: true) { batchedRuns.append(r) }
+    }
+    reportThroughput("async subscribe (AsyncStream<[UInt8]>, one element per value)", runs)
+    reportThroughput("async notificationBatches (AsyncStream<NotificationBatch>, one element per read)", batchedRuns)
+case "latency":
+    let samples = intArgument(2, 5000)
+    let rate = max(1, intArgument(3, 1000))
+    let interval = UInt64(1_000_000_000 / rate)
+    if let r = runLoopPath(.latency(samples: samples, interval: interval)) { reportLatency("loop", r, rate: rate) }
+    if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: false) { reportLatency("async subscribe", r, rate: rate) }
+    if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: true) { reportLatency("async notificationBatches", r, rate: rate) }
+case "links":
+    runLinksBench(port: UInt16(clamping: intArgument(2, 0)), perRole: max(1, intArgument(3, 1)), seconds: intArgument(4, 3))
+default:
+    print("usage: rtstack-bench core|loop|async|latency|links [COUNT|SAMPLES] [REPEATS|RATE]")
+    exit(2)
+}
