@@ -23,6 +23,9 @@ public final class KernelDriver: MultiDescriptorDriver, KernelHostSink {
     private let buffer: UnsafeMutableRawBufferPointer
     private static let managementToken = -1
     private var packetBuffer: [UInt8] = []
+    /// RTSTACK_MGMT_TRACE=1: every management command and event on stderr (field debugging;
+    /// btmon shows the kernel's HCI side).
+    private let traceManagement = getenv("RTSTACK_MGMT_TRACE").map { String(cString: $0) == "1" } ?? false
 
     /// Opens the management socket; the host starts bringing the adapter up at once.
     public init(index: UInt16, security: KernelSecurityLevel?, loop: MultiDescriptorLoop, tap: PacketTap,
@@ -119,6 +122,7 @@ public final class KernelDriver: MultiDescriptorDriver, KernelHostSink {
             }
             packetBuffer.removeAll(keepingCapacity: true)
             packetBuffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            if traceManagement { HCISocketTransport.standardErrorNotice("mgmt > " + Hex.spaced(packetBuffer.prefix(40))) }
             host.receiveManagement(packetBuffer[...], at: now)
             drain()
         }
@@ -231,6 +235,7 @@ public final class KernelDriver: MultiDescriptorDriver, KernelHostSink {
     // MARK: KernelHostSink
 
     public func sendManagement(_ command: ManagementCommand) {
+        if traceManagement { HCISocketTransport.standardErrorNotice("mgmt < " + Hex.spaced(command.encoded)) }
         if let code = management.send(command) {
             fail("hci\(index): \(command.opcode.name) could not be sent to the management interface: \(describeErrno(code))")
         }

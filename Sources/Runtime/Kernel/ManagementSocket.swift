@@ -27,13 +27,14 @@ final class ManagementSocket {
         fd = -1
     }
 
-    /// Returns the errno when the kernel did not take the whole command.
+    /// Returns the errno when the kernel did not take the command.
     func send(_ command: ManagementCommand) -> Int32? {
         let bytes = command.encoded
         while true {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n == bytes.count { return nil }
-            if n >= 0 { return EMSGSIZE }
+            // A command the kernel refuses at once (Permission Denied, Invalid Index) is answered
+            // by a Command Status event and send(2) returns 0: it was taken all the same.
+            if n >= 0 { return nil }
             let code = currentErrno
             if code == EINTR { continue }
             return code
