@@ -172,6 +172,26 @@ private final class FakeKernel: KernelHostSink {
         #expect(!h.isScanning)
     }
 
+    @Test func aRunningDiscoveryIsCycledSoTheControllerReportsDevicesAgain() {
+        let (h, k) = make()
+        k.bringUp()
+        h.startScan(at: k.now)
+        k.complete(.success, [0x06])
+        let started = k.now
+        #expect(h.nextDeadline == started + HostDuration.seconds(4))
+        k.now = started + HostDuration.seconds(4)
+        h.advanceTime(to: k.now)
+        #expect(k.commands.last == .stopDiscovery(.lowEnergy, index: 0))
+        k.complete(.success, [0x06])
+        #expect(k.commands.last == .startDiscovery(.lowEnergy, index: 0))
+        k.complete(.success, [0x06])
+        #expect(h.isScanning)
+        // Not cycled once scanning is no longer wanted.
+        h.stopScan(at: k.now)
+        k.complete(.success, [0x06])
+        #expect(h.nextDeadline == nil)
+    }
+
     @Test func busyDiscoveryIsRetriedLater() {
         let (h, k) = make()
         k.bringUp()

@@ -42,6 +42,8 @@ public final class KernelHost {
     /// The kernel's discovery runs (Start Discovery succeeded, no Discovering 0 since).
     var discovering = false
     var discoveryRetryAt: HostTime?
+    /// When the running discovery is cycled (stopped and started again).
+    var discoveryCycleAt: HostTime?
 
     // Links
     var linkList: [Link] = []
@@ -118,6 +120,7 @@ public final class KernelHost {
         func take(_ t: HostTime?) { if let t { d = min(d ?? t, t) } }
         take(initiating?.deadline)
         take(discoveryRetryAt)
+        if discovering, scanWanted { take(discoveryCycleAt) }
         for link in linkList {
             take(link.reconnectAt)
             take(link.session?.nextDeadline)
@@ -143,6 +146,12 @@ public final class KernelHost {
             attemptFailed(link, error: .connectTimeout(link.peer), at: now)
         }
         if let r = discoveryRetryAt, r <= now { discoveryRetryAt = nil }
+        if let c = discoveryCycleAt, c <= now {
+            discoveryCycleAt = nil
+            if discovering, scanWanted, inFlight == nil, waiting.isEmpty {
+                send(.stopDiscovery(.lowEnergy, index: configuration.index), at: now)
+            }
+        }
         for link in linkList {
             if let r = link.reconnectAt, r <= now {
                 link.reconnectAt = nil
@@ -338,6 +347,7 @@ public final class KernelHost {
         case .startDiscovery:
             if status == .success {
                 discovering = true
+                discoveryCycleAt = now &+ configuration.discoveryCycle
             } else {
                 discovering = false
                 discoveryRetryAt = now &+ configuration.discoveryRetryDelay
@@ -346,6 +356,7 @@ public final class KernelHost {
             reconcile(at: now)
         case .stopDiscovery:
             discovering = false
+            discoveryCycleAt = nil
             reconcile(at: now)
         default:
             break

@@ -63,6 +63,12 @@ public struct KernelHostConfiguration: Sendable {
     public var commandTimeout: UInt64 = HostDuration.seconds(5)
     /// Wait before asking again after Start Discovery was refused (Busy while the kernel connects).
     public var discoveryRetryDelay: UInt64 = HostDuration.milliseconds(500)
+    /// A running discovery is stopped and started again after this long (the kernel's own LE
+    /// discovery lasts 10.24 s). Each start resets the controller's duplicate filter, so devices
+    /// are reported again with a fresh RSSI, and a device whose first report the kernel dropped
+    /// is found in the next cycle: the kernel ignores reports that arrive before its discovery
+    /// state reaches "finding", and with duplicate filtering on the controller does not repeat them.
+    public var discoveryCycle: UInt64 = HostDuration.seconds(4)
 
     public init(index: UInt16, security: KernelSecurityLevel? = nil) {
         self.index = index
