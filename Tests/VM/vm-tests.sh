@@ -202,6 +202,12 @@ else
     echo "    --- btmon (all adapters, kernel side) ---"
     $RT decode $T/kmonitor.btsnoop --brief 2>&1 | grep -v "Notification" | head -200 | show
 fi
+notes=$($RT decode $T/ksession.btsnoop --filter att=notification --brief 2>/dev/null | grep -c "Handle Value Notification")
+if [ "$notes" -ge 20 ]; then
+    ok "kernel backend: --capture holds the links' ATT PDUs as ACL data ($notes notifications decoded)"
+else
+    bad "kernel backend: --capture" "$notes notifications decoded"; $RT decode $T/ksession.btsnoop --brief 2>&1 | head -30 | show
+fi
 sleep 2.5   # the kernel drops the LE links a moment after their last socket closed
 
 timeout 20 $RT --adapter hci9 --backend kernel --duration 1 $STATE >$T/o 2>$T/e; rc=$?
