@@ -33,9 +33,12 @@ private final class DescriptorRecordingDriver: MultiDescriptorDriver {
 
     var nextDeadline: UInt64? { deadline }
 
+    /// Keeps its deadline when set (a driver that is always due).
+    var stuckDeadline = false
+
     func deadlineReached(at now: UInt64) {
         deadlineCalls += 1
-        deadline = nil
+        if !stuckDeadline { deadline = nil }
     }
 
     func shutdownRequested(at now: UInt64) -> Bool {
@@ -95,5 +98,19 @@ private func pair() -> (Int32, Int32) {
         #expect(loop.run(driver, signals: nil) == .stopped)
         #expect(driver.fds[0] == -1)
         #expect(driver.reads.map(\.bytes) == [[9]])
+    }
+
+    @Test func aDriverAlwaysDueDoesNotStarveItsDescriptors() throws {
+        let a = pair()
+        defer { close(a.0); close(a.1) }
+        let driver = DescriptorRecordingDriver(fds: [a.0])
+        driver.deadline = 0
+        driver.stuckDeadline = true
+        driver.finishAfterReads = 1
+        _ = [UInt8]([7]).withUnsafeBytes { send(a.1, $0.baseAddress, $0.count, 0) }
+        let loop = try MultiDescriptorLoop()
+        #expect(loop.run(driver, signals: nil) == .stopped)
+        #expect(driver.reads.map(\.bytes) == [[7]])
+        #expect(driver.deadlineCalls >= 1)
     }
 }

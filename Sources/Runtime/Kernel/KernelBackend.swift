@@ -70,7 +70,7 @@ public enum KernelBackend {
         }
         let driver: KernelDriver
         do throws(HCISocketError) {
-            driver = try KernelDriver(index: index, security: security, loop: loop, tap: PacketTap.make(sinks),
+            driver = try KernelDriver(index: index, security: security, tap: PacketTap.make(sinks),
                                       application: makeApplication(), at: MonotonicClock.now())
         } catch {
             throw Failure(error.description)

@@ -11,7 +11,6 @@ public final class KernelDriver: MultiDescriptorDriver, KernelHostSink {
     public let host: KernelHost
     public let index: UInt16
     private let management: ManagementSocket
-    private let loop: MultiDescriptorLoop
     private let tap: PacketTap
     private let application: KernelApplication
     private var sockets: [LinkID: L2CAPATTSocket] = [:]
@@ -28,10 +27,9 @@ public final class KernelDriver: MultiDescriptorDriver, KernelHostSink {
     private let traceManagement = getenv("RTSTACK_MGMT_TRACE").map { String(cString: $0) == "1" } ?? false
 
     /// Opens the management socket; the host starts bringing the adapter up at once.
-    public init(index: UInt16, security: KernelSecurityLevel?, loop: MultiDescriptorLoop, tap: PacketTap,
+    public init(index: UInt16, security: KernelSecurityLevel?, tap: PacketTap,
                 application: KernelApplication, at now: UInt64) throws(HCISocketError) {
         self.index = index
-        self.loop = loop
         self.tap = tap
         self.application = application
         self.now = now

@@ -65,11 +65,13 @@ public final class MultiDescriptorLoop: Sendable {
         while true {
             if driver.isFinished { return .stopped }
             if isStopRequested { return .stopped }
+            // At most once per turn: a driver that does not move its deadline gets a zero
+            // timeout below, so its descriptors are still served.
             if let due = driver.nextDeadline {
                 let now = MonotonicClock.now()
                 if due <= now {
                     driver.deadlineReached(at: now)
-                    continue
+                    if driver.isFinished || isStopRequested { return .stopped }
                 }
             }
             watched.removeAll(keepingCapacity: true)
