@@ -49,4 +49,31 @@ import RTStackCLI
                                                                        err: OutputStream(fd: open("/dev/null", O_WRONLY))))
         #expect(code == .adapter)
     }
+
+    // --backend kernel: same kernel check, its own usage errors.
+    @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth (scripts/vm-test covers it)"))
+    func kernelBackendSessionAndScanExitThreeNamingTheMissingKernelSupport() async throws {
+        for args in [["--adapter", "hci0", "--backend", "kernel", "--duration", "1"],
+                     ["scan", "--adapter", "hci0", "--backend", "kernel", "--duration", "1"]] {
+            let r = try await run(args)
+            #expect(r.code == .adapter, "\(args)")
+            #expect(r.err.contains("EAFNOSUPPORT"), "\(r.err)")
+            #expect(r.err.contains("modprobe bluetooth"))
+        }
+    }
+
+    @Test func kernelBackendNeedsAKernelAdapter() async throws {
+        let r = try await run(["scan", "--adapter", "tcp:127.0.0.1:9", "--backend", "kernel", "--duration", "1"])
+        #expect(r.code == .usage)
+        #expect(r.err.contains("--backend kernel works with a kernel adapter only (--adapter hciN)"), "\(r.err)")
+        let bad = try await run(["--adapter", "hci0", "--backend", "bluez", "--duration", "1"])
+        #expect(bad.code == .usage)
+        #expect(bad.err.contains("--backend wants 'user-channel' or 'kernel'"), "\(bad.err)")
+        let security = try await run(["--adapter", "hci0", "--security", "high", "--duration", "1"])
+        #expect(security.code == .usage)
+        #expect(security.err.contains("--security needs --backend kernel"), "\(security.err)")
+        let gatt = try await run(["gatt", "00:AA:01:01:00:01/public", "--adapter", "hci0", "--backend", "kernel"])
+        #expect(gatt.code == .usage)
+        #expect(gatt.err.contains("--backend kernel serves the run session and 'scan' only"), "\(gatt.err)")
+    }
 }

@@ -10,6 +10,8 @@ import Wire
 struct AdapterOptions {
     static let specs: [CommandSpec.Option] = [
         .init("adapter", value: "ADAPTER", "hciN, tcp:HOST:PORT, serial:/dev/ttyX[@BAUD][,noflow] or /dev/ttyX"),
+        .init("backend", value: "user-channel|kernel", "with --adapter hciN: take the adapter for rtstack alone (user-channel, default) or share it with the kernel and bluetoothd (kernel)"),
+        .init("security", value: "low|medium|high|fips", "--backend kernel: BT_SECURITY level of every link (the kernel pairs/encrypts first)"),
         .init("address", value: "random|public", "own address: a random static one kept in the state directory (default) or the controller's public one"),
         .init("state-dir", value: "DIR", "where the own address and GATT caches live (default $XDG_STATE_HOME/rtstack)"),
         .init("trace", "print every packet decoded with hex dump on stderr"),
@@ -18,6 +20,19 @@ struct AdapterOptions {
     ]
 
     var adapter: AdapterSpec
+    var backend: Backend
+    var security: KernelSecurityLevel?
+
+    enum Backend: String {
+        case userChannel = "user-channel"
+        case kernel
+    }
+
+    /// The adapter index when `--backend kernel` was chosen.
+    var kernelIndex: UInt16? {
+        guard backend == .kernel, case .hciSocket(let index) = adapter else { return nil }
+        return index
+    }
     var usePublicAddress: Bool
     var state: StateDirectory
     var trace: Bool
@@ -37,6 +52,27 @@ struct AdapterOptions {
             adapter = try AdapterSpec(parsing: a)
         } catch {
             throw UsageError(error.description)
+        }
+        switch args.value("backend") ?? "user-channel" {
+        case "user-channel": backend = .userChannel
+        case "kernel":
+            guard case .hciSocket = adapter else {
+                throw UsageError("--backend kernel works with a kernel adapter only (--adapter hciN); '\(a)' is not one. "
+                    + "Serial and TCP controllers have no kernel host stack: leave --backend out for them")
+            }
+            backend = .kernel
+        case let other: throw UsageError("--backend wants 'user-channel' or 'kernel', got '\(other)'")
+        }
+        if let level = args.value("security") {
+            guard let l = KernelSecurityLevel(name: level) else {
+                throw UsageError("--security wants low, medium, high or fips, got '\(level)'")
+            }
+            guard backend == .kernel else {
+                throw UsageError("--security needs --backend kernel (the kernel pairs and encrypts the links)")
+            }
+            security = l
+        } else {
+            security = nil
         }
         switch args.value("address") ?? "random" {
         case "random": usePublicAddress = false

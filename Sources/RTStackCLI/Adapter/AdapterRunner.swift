@@ -36,6 +36,24 @@ enum AdapterRunner {
     }
 }
 
+/// Runs one application on `--backend kernel`, on the calling thread, with Ctrl-C handling.
+enum KernelRunner {
+    static func run(index: UInt16, options: AdapterOptions, sinks: [any PacketSinkFactory], console: Console,
+                    result: ResultBox, makeApplication: () -> KernelApplication) {
+        let signals = try? SignalWatcher.install()
+        do {
+            _ = try KernelBackend.run(index: index, security: options.security, sinks: sinks, signals: signals,
+                                      makeApplication: makeApplication)
+        } catch {
+            console.err.line("rtstack: \(error.description)")
+            result.set(.adapter)
+        }
+        signals?.uninstall()
+        console.out.flush()
+        console.err.flush()
+    }
+}
+
 /// The exit status an application decides on the loop thread, read by the main thread after
 /// the loop has ended.
 final class ResultBox: Sendable {

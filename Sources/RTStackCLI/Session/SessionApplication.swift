@@ -6,7 +6,7 @@ import Wire
 /// The run session on the adapter's loop thread: waits for the controller, runs the
 /// `SessionController`, prints the live view or JSON Lines, honours `--duration` and Ctrl-C,
 /// and ends the loop once every link is cleanly down.
-final class SessionApplication: HostApplication {
+final class SessionApplication: HostApplication, KernelApplication {
     let configuration: SessionController.Configuration
     let json: Bool
     let duration: UInt64?
@@ -14,9 +14,12 @@ final class SessionApplication: HostApplication {
     let logLevel: AdapterOptions.LogLevel
     let cacheFiles: FileGATTCache?
     let result: ResultBox
-    private weak var driver: HostDriver?
+    /// The loop's clock, its stop, and the host the session drives: from `HostDriver` or `KernelDriver`.
+    private var clock: () -> UInt64 = { 0 }
+    private var stopLoop: () -> Void = {}
+    private var makeSessionHost: () -> SessionHost? = { nil }
     private var session: SessionController?
-    private var adapterHost: HostSessionAdapter?
+    private var adapterHost: SessionHost?
     private var view: LiveView?
     private var startedAt: HostTime = 0
     private var endAt: HostTime?
@@ -34,15 +37,30 @@ final class SessionApplication: HostApplication {
     }
 
     func attach(_ driver: HostDriver, at now: HostTime) {
-        self.driver = driver
+        clock = { [weak driver] in driver?.currentTime ?? 0 }
+        stopLoop = { [weak driver] in driver?.stop() }
+        makeSessionHost = { [weak driver] in driver.map { HostSessionAdapter($0.host) } }
         startedAt = now
+    }
+
+    func attach(_ driver: KernelDriver, at now: HostTime) {
+        clock = { [weak driver] in driver?.currentTime ?? 0 }
+        stopLoop = { [weak driver] in driver?.stop() }
+        makeSessionHost = { [weak driver] in driver?.host }
+        startedAt = now
+    }
+
+    func backendFailed(_ message: String) {
+        guard !done else { return }
+        console.err.line("rtstack: \(message)")
+        done = true
+        result.set(.adapter)
     }
 
     func hostEvent(_ event: HostEvent, at now: HostTime) {
         switch event {
         case .controllerReady:
-            guard session == nil, let driver else { break }
-            let adapter = HostSessionAdapter(driver.host)
+            guard session == nil, let adapter = makeSessionHost() else { break }
             adapterHost = adapter
             let s = SessionController(configuration: configuration, host: adapter, cache: cacheFiles.map(CacheBridge.init)) { [weak self] e in
                 self?.output(e)
@@ -116,11 +134,11 @@ final class SessionApplication: HostApplication {
         done = true
         result.set(code)
         console.out.flush()
-        driver?.stop()
+        stopLoop()
     }
 
     private func output(_ event: SessionEvent) {
-        let t = Double((driver?.currentTime ?? startedAt) &- startedAt) / 1e9
+        let t = Double(clock() &- startedAt) / 1e9
         if json {
             if let line = SessionJSON.render(event, secondsSinceStart: t) {
                 console.out.line(line)

@@ -36,6 +36,9 @@ public struct HCISocketError: Error, Sendable, Hashable, CustomStringConvertible
         self.present = present
     }
 
+    /// ERFKILL, for messages of other backends.
+    public static var rfkillErrno: Int32 { LinuxBluetoothABI.errnoRFKill }
+
     /// The kernel has no AF_BLUETOOTH (no `bluetooth` module, or CONFIG_BT off).
     public var isNoKernelSupport: Bool { errno == EAFNOSUPPORT }
 

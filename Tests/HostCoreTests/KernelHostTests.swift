@@ -1,0 +1,319 @@
+import Testing
+import Wire
+@testable import HostCore
+
+/// A kernel as `KernelHost` sees it: records the management commands and socket requests, and
+/// puts an in-memory ATT server behind every link's socket.
+private final class FakeKernel: KernelHostSink {
+    var host: KernelHost!
+    var commands: [ManagementCommand] = []
+    var opened: [(LinkID, DeviceAddress, BDAddress, KernelSecurityLevel?)] = []
+    var closed: [LinkID] = []
+    var events: [HostEvent] = []
+    var servers: [LinkID: FakeATTServer] = [:]
+    var makeServer: () -> FakeATTServer = { GATTFixtures.heartRateServer() }
+    var now: HostTime = 1_000
+
+    func sendManagement(_ command: ManagementCommand) { commands.append(command) }
+    func openATTChannel(_ link: LinkID, to peer: DeviceAddress, from address: BDAddress, security: KernelSecurityLevel?) {
+        opened.append((link, peer, address, security))
+    }
+    func closeATTChannel(_ link: LinkID) { closed.append(link) }
+    func sendATT(_ pdu: [UInt8], on link: LinkID) { servers[link]?.receive(pdu) }
+    func deliver(_ event: HostEvent) { events.append(event) }
+
+    /// The kernel's answer to the last command.
+    func complete(_ status: ManagementStatus = .success, _ rp: [UInt8] = []) {
+        guard let c = commands.last else { Issue.record("no command to answer"); return }
+        emit(.commandComplete(c.opcode, status, returnParameters: rp[...]))
+    }
+
+    func emit(_ payload: ManagementEvent.Payload, index: UInt16 = 0) {
+        host.receiveManagement(ManagementEvent(index: index, payload: payload).encoded[...], at: now)
+        pump()
+    }
+
+    func info(_ current: ManagementSettings) -> [UInt8] {
+        ManagementControllerInformation(address: KernelHostTests.adapter, bluetoothVersion: 9, manufacturer: 0x3F,
+                                        supportedSettings: [.powered, .lowEnergy], currentSettings: current,
+                                        classOfDevice: 0, name: "", shortName: "").encoded
+    }
+
+    /// Brings the adapter up from powered off.
+    func bringUp() {
+        host.start(at: now)
+        complete(.success, info([.lowEnergy]))
+        complete(.success, [0x01, 0x02, 0, 0])
+    }
+
+    func connectSocket(_ link: LinkID, mtu: UInt16 = 672) {
+        servers[link] = makeServer()
+        host.channelConnected(link, info: KernelChannelInfo(receiveMTU: mtu, sendMTU: mtu, handle: 0x40), at: now)
+        pump()
+    }
+
+    /// Delivers what the servers have for the client until all are quiet.
+    func pump() {
+        var progress = true
+        while progress {
+            progress = false
+            for (link, server) in servers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                while let pdu = server.nextForClient() {
+                    progress = true
+                    host.receiveATT(pdu[...], on: link, at: now)
+                }
+            }
+        }
+    }
+
+    var states: [(LinkID, LinkState)] {
+        events.compactMap { if case let .linkState(l, s) = $0 { return (l, s) } else { return nil } }
+    }
+}
+
+@Suite struct KernelHostTests {
+    static let adapter = BDAddress(string: "00:AA:01:00:00:00") ?? .zero
+    static let peerA = DeviceAddress(BDAddress(string: "00:AA:01:01:00:01") ?? .zero, type: .publicDevice)
+    static let peerB = DeviceAddress(BDAddress(string: "00:AA:01:02:00:02") ?? .zero, type: .publicDevice)
+
+    private func make(security: KernelSecurityLevel? = nil) -> (KernelHost, FakeKernel) {
+        let k = FakeKernel()
+        let h = KernelHost(configuration: KernelHostConfiguration(index: 0, security: security), sink: k)
+        k.host = h
+        return (h, k)
+    }
+
+    @Test func bringUpPowersTheAdapterOnThroughManagement() {
+        let (h, k) = make()
+        h.start(at: k.now)
+        #expect(k.commands == [.readControllerInformation(index: 0)])
+        k.complete(.success, k.info([]))  // LE off, powered off
+        #expect(k.commands.last == .setLowEnergy(true, index: 0))
+        k.complete(.success, [0x00, 0x02, 0, 0])
+        #expect(k.commands.last == .setPowered(true, index: 0))
+        #expect(!h.isReady)
+        k.complete(.success, [0x01, 0x02, 0, 0])
+        #expect(h.isReady)
+        #expect(h.poweredOnByHost)
+        #expect(h.adapterAddress == Self.adapter)
+        guard case .controllerReady(let info)? = k.events.last else { Issue.record("\(k.events)"); return }
+        #expect(info.publicAddress == Self.adapter)
+        #expect(h.restoringCommands == [.setPowered(false, index: 0)])
+    }
+
+    @Test func anAdapterAlreadyUpIsUsedAsIs() {
+        let (h, k) = make()
+        h.start(at: k.now)
+        k.complete(.success, k.info([.powered, .lowEnergy]))
+        #expect(h.isReady)
+        #expect(k.commands.count == 1)
+        #expect(!h.poweredOnByHost)
+        #expect(h.restoringCommands.isEmpty)
+    }
+
+    @Test func permissionDeniedNamesTheCapability() {
+        let (h, k) = make()
+        h.start(at: k.now)
+        k.complete(.success, k.info([.lowEnergy]))
+        k.emit(.commandStatus(.setPowered, .permissionDenied))
+        #expect(!h.isReady)
+        guard case .controllerFailed(let e)? = k.events.last else { Issue.record("\(k.events)"); return }
+        #expect(e.description.contains("Permission Denied"))
+        #expect(e.description.contains("CAP_NET_ADMIN"))
+        #expect(e.description.contains("setcap"))
+    }
+
+    @Test func powerFailureAndSilenceAreReported() {
+        let (h, k) = make()
+        h.start(at: k.now)
+        k.complete(.success, k.info([.lowEnergy]))
+        k.complete(.rfKilled)
+        guard case .controllerFailed(let e)? = k.events.last else { Issue.record("\(k.events)"); return }
+        #expect(e.description.contains("rfkill unblock"))
+
+        let (h2, k2) = make()
+        h2.start(at: k2.now)
+        #expect(h2.nextDeadline == k2.now + HostDuration.seconds(5))
+        h2.advanceTime(to: k2.now + HostDuration.seconds(5))
+        guard case .controllerFailed(let e2)? = k2.events.last else { Issue.record("\(k2.events)"); return }
+        #expect(e2.description.contains("no answer"))
+    }
+
+    @Test func scanningRunsDiscoveryAndRestartsItWhenTheKernelEndsIt() {
+        let (h, k) = make()
+        k.bringUp()
+        h.startScan(at: k.now)
+        #expect(k.commands.last == .startDiscovery(.lowEnergy, index: 0))
+        k.complete(.success, [0x06])
+        k.emit(.discovering(.lowEnergy, true))
+        // A Device Found becomes an advertisement report with the EIR data as AD.
+        let eir: [UInt8] = [0x03, 0x03, 0x0D, 0x18]
+        k.emit(.deviceFound(ManagementDeviceFound(address: Self.peerA.address, addressType: 1, rssi: -50, flags: [],
+                                                  eirData: eir[...])))
+        guard case .advertisement(let r)? = k.events.last else { Issue.record("\(k.events)"); return }
+        #expect(r.address == Self.peerA)
+        #expect(r.rssi == -50)
+        #expect(r.connectable)
+        #expect(Array(r.data) == eir)
+        // BR/EDR devices are not reported.
+        let before = k.events.count
+        k.emit(.deviceFound(ManagementDeviceFound(address: Self.peerA.address, addressType: 0, rssi: -50, flags: [],
+                                                  eirData: [])))
+        #expect(k.events.count == before)
+        // Discovery timed out in the kernel: started again.
+        let sent = k.commands.count
+        k.emit(.discovering(.lowEnergy, false))
+        #expect(k.commands.count == sent + 1)
+        #expect(k.commands.last == .startDiscovery(.lowEnergy, index: 0))
+        k.complete(.success, [0x06])
+        h.stopScan(at: k.now)
+        #expect(k.commands.last == .stopDiscovery(.lowEnergy, index: 0))
+        k.complete(.success, [0x06])
+        #expect(!h.isScanning)
+    }
+
+    @Test func aRunningDiscoveryIsCycledSoTheControllerReportsDevicesAgain() {
+        let (h, k) = make()
+        k.bringUp()
+        h.startScan(at: k.now)
+        k.complete(.success, [0x06])
+        let started = k.now
+        #expect(h.nextDeadline == started + HostDuration.seconds(4))
+        k.now = started + HostDuration.seconds(4)
+        h.advanceTime(to: k.now)
+        #expect(k.commands.last == .stopDiscovery(.lowEnergy, index: 0))
+        k.complete(.success, [0x06])
+        #expect(k.commands.last == .startDiscovery(.lowEnergy, index: 0))
+        k.complete(.success, [0x06])
+        #expect(h.isScanning)
+        // Not cycled once scanning is no longer wanted.
+        h.stopScan(at: k.now)
+        k.complete(.success, [0x06])
+        #expect(h.nextDeadline == nil)
+    }
+
+    @Test func busyDiscoveryIsRetriedLater() {
+        let (h, k) = make()
+        k.bringUp()
+        h.startScan(at: k.now)
+        k.complete(.busy, [0x06])
+        let count = k.commands.count
+        guard let d = h.nextDeadline else { Issue.record("no retry deadline"); return }
+        #expect(d == k.now + HostDuration.milliseconds(500))
+        k.now = d
+        h.advanceTime(to: d)
+        #expect(k.commands.count == count + 1)
+        #expect(k.commands.last == .startDiscovery(.lowEnergy, index: 0))
+    }
+
+    @Test func linksConnectOneAtATimeOverKernelSocketsAndRunGATT() {
+        let (h, k) = make(security: .medium)
+        k.bringUp()
+        var plan = LinkPlan()
+        plan.subscriptions = [Subscription(characteristic: BluetoothUUID(0x2A37))]
+        let a = h.connect(to: Self.peerA, plan: plan, at: k.now)
+        let b = h.connect(to: Self.peerB, plan: plan, at: k.now)
+        #expect(k.opened.count == 1)
+        #expect(k.opened.first?.1 == Self.peerA)
+        #expect(k.opened.first?.2 == Self.adapter)
+        #expect(k.opened.first?.3 == .medium)
+        #expect(h.state(of: b) == .queued)
+        k.connectSocket(a)
+        #expect(h.state(of: a) == .ready)
+        #expect(k.opened.count == 2)
+        #expect(k.opened.last?.1 == Self.peerB)
+        k.connectSocket(b, mtu: 100)
+        #expect(h.state(of: b) == .ready)
+        // The ATT MTU stays within the kernel's L2CAP MTU.
+        // (Core Spec v5.4 Vol 3, Part F, §3.4.2.1: Exchange MTU Request = 0x02, Client Rx MTU.)
+        #expect(k.servers[b]?.received.first { $0.first == 0x02 } == [0x02, 100, 0])
+        #expect(k.servers[a]?.received.first { $0.first == 0x02 } == [0x02, 247, 0])
+        // Notifications reach the application.
+        k.servers[a]?.notify(handle: 0x000E, value: [0x00, 0x48])
+        k.pump()
+        guard case let .notification(link, handle, value)? = k.events.last else { Issue.record("\(k.events.last as Any)"); return }
+        #expect(link == a)
+        #expect(handle == 0x000E)
+        #expect(Array(value) == [0x00, 0x48])
+        // Disconnect closes the socket and reports at once.
+        h.disconnect(a, at: k.now)
+        #expect(k.closed == [a])
+        guard case let .disconnected(l, reason, again)? = k.events.dropLast().last else { Issue.record("\(k.events)"); return }
+        #expect(l == a)
+        #expect(reason == .connectionTerminatedByLocalHost)
+        #expect(!again)
+        #expect(h.state(of: a) == .disconnected)
+    }
+
+    @Test func discoveryPausesWhileALinkConnects() {
+        let (h, k) = make()
+        k.bringUp()
+        h.startScan(at: k.now)
+        k.complete(.success, [0x06])
+        let a = h.connect(to: Self.peerA, at: k.now)
+        #expect(k.commands.last == .stopDiscovery(.lowEnergy, index: 0))
+        #expect(k.opened.isEmpty)
+        k.complete(.success, [0x06])
+        #expect(k.opened.count == 1)
+        k.connectSocket(a)
+        #expect(k.commands.last == .startDiscovery(.lowEnergy, index: 0))
+    }
+
+    @Test func connectFailureAndTimeoutAndReconnect() {
+        let (h, k) = make()
+        k.bringUp()
+        var plan = LinkPlan()
+        plan.reconnect = ReconnectPolicy()
+        plan.connectTimeout = HostDuration.seconds(2)
+        let a = h.connect(to: Self.peerA, plan: plan, at: k.now)
+        h.channelFailed(a, error: .controller("connect to \(Self.peerA) failed: Connection refused (ECONNREFUSED)"), at: k.now)
+        guard case let .connectFailed(l, e, retry)? = k.events.dropLast().last else { Issue.record("\(k.events)"); return }
+        #expect(l == a && retry)
+        #expect(e.description.contains("ECONNREFUSED"))
+        #expect(h.state(of: a) == .waitingToReconnect)
+        // Backoff, then a second attempt that times out in the host.
+        guard let r = h.nextDeadline else { Issue.record("no backoff"); return }
+        k.now = r
+        h.advanceTime(to: r)
+        #expect(k.opened.count == 2)
+        k.now = r + HostDuration.seconds(2)
+        h.advanceTime(to: k.now)
+        #expect(k.closed == [a])
+        #expect(k.events.contains { if case .connectFailed(_, .connectTimeout, true) = $0 { return true } else { return false } })
+        // Connected, then the peer drops: reconnect follows.
+        k.now = h.nextDeadline ?? k.now
+        h.advanceTime(to: k.now)
+        k.connectSocket(a)
+        #expect(h.state(of: a) == .ready)
+        h.channelClosed(a, reason: .remoteUserTerminatedConnection, at: k.now)
+        #expect(h.state(of: a) == .waitingToReconnect)
+        #expect(k.events.contains { if case .disconnected(a, .remoteUserTerminatedConnection, true) = $0 { return true } else { return false } })
+    }
+
+    @Test func anAdapterPoweredOffOrRemovedEndsTheLinks() {
+        let (h, k) = make()
+        k.bringUp()
+        let a = h.connect(to: Self.peerA, at: k.now)
+        k.connectSocket(a)
+        k.emit(.indexRemoved)
+        #expect(k.closed == [a])
+        #expect(h.state(of: a) == .disconnected)
+        guard case .controllerFailed(let e)? = k.events.last else { Issue.record("\(k.events)"); return }
+        #expect(e.description.contains("removed"))
+    }
+
+    @Test func malformedAndForeignEventsAreHarmless() {
+        let (h, k) = make()
+        k.bringUp()
+        let count = k.events.count
+        h.receiveManagement([0x12, 0x00, 0x00], at: k.now)
+        guard case .warning? = k.events.last else { Issue.record("\(k.events)"); return }
+        #expect(k.events.count == count + 1)
+        // Another adapter's events are not ours.
+        k.emit(.indexRemoved, index: 1)
+        #expect(h.isReady)
+        // An answer to a command not in flight is ignored.
+        k.emit(.commandComplete(.setPowered, .failed, returnParameters: []))
+        #expect(h.isReady)
+    }
+}
