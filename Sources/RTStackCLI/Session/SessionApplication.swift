@@ -18,6 +18,8 @@ final class SessionApplication: HostApplication, KernelApplication {
     private var clock: () -> UInt64 = { 0 }
     private var stopLoop: () -> Void = {}
     private var makeSessionHost: () -> SessionHost? = { nil }
+    /// True once the host gave up on the controller (the reset after a fault failed too).
+    private var hostFailed: () -> Bool = { false }
     private var session: SessionController?
     private var adapterHost: SessionHost?
     private var view: LiveView?
@@ -40,6 +42,7 @@ final class SessionApplication: HostApplication, KernelApplication {
         clock = { [weak driver] in driver?.currentTime ?? 0 }
         stopLoop = { [weak driver] in driver?.stop() }
         makeSessionHost = { [weak driver] in driver.map { HostSessionAdapter($0.host) } }
+        hostFailed = { [weak driver] in driver?.host.hasFailed ?? false }
         startedAt = now
     }
 
@@ -77,7 +80,7 @@ final class SessionApplication: HostApplication, KernelApplication {
                 finish(.adapter)
                 return
             }
-            if driver?.host.hasFailed == true {
+            if hostFailed() {
                 // The reset after a Hardware Error or a command timeout failed too.
                 console.err.line("rtstack: the controller failed and could not be brought up again: \(error.description)")
                 finish(.adapter)
