@@ -32,6 +32,9 @@ final class RtstackProcess: @unchecked Sendable {
     private let out: LineCollector
     private let err: LineCollector
     private let started: Date
+    /// When the child exited, stamped on Foundation's own thread: `elapsed` is then the
+    /// child's run time, not the time until a busy test pool got round to looking.
+    private let exit = ExitStamp()
 
     /// Starts `rtstack ARGUMENTS`; fails the test (never skips) when the product is not built.
     convenience init(_ arguments: [String], timeout: Double) throws {
@@ -48,6 +51,7 @@ final class RtstackProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = o
         process.standardError = e
+        process.terminationHandler = { [exit] _ in exit.stamp() }
         try process.run()
         started = Date()
         out = LineCollector(o.fileHandleForReading)
@@ -73,7 +77,10 @@ final class RtstackProcess: @unchecked Sendable {
     }
 
     var events: [JSONValue] { out.json }
-    var elapsed: Double { seconds(since: started) }
+    var elapsed: Double {
+        guard let end = exit.date else { return seconds(since: started) }
+        return end.timeIntervalSince(started)
+    }
     var isRunning: Bool { process.isRunning }
 
     /// Waits until the JSON lines so far satisfy `ready`; false on time-out or exit.
@@ -113,4 +120,11 @@ final class RtstackProcess: @unchecked Sendable {
     }
 
     deinit { kill() }
+}
+
+/// The child's exit time, set once from the termination handler.
+private final class ExitStamp: Sendable {
+    private let value = Mutex<Date?>(nil)
+    func stamp() { value.withLock { if $0 == nil { $0 = Date() } } }
+    var date: Date? { value.withLock { $0 } }
 }
