@@ -7,7 +7,7 @@ import Glibc
 ///     rtstack-bench loop [COUNT] [REPEATS]      (a) TCP loopback → EventLoop → HostDriver → Host → decoders
 ///     rtstack-bench async [COUNT] [REPEATS]     (a) TCP loopback → … → Central/Peripheral AsyncStream → decoders
 ///                                                (consumer on the global pool, then on Central.loopExecutor)
-///     rtstack-bench latency [SAMPLES] [RATE]    (e) write to the socket → consumer, loop and async paths
+///     rtstack-bench latency [SAMPLES] [RATE] [PATHS]  (e) write to the socket → consumer, loop and async paths
 ///                                                (async consumers on the pool and on Central.loopExecutor)
 ///     rtstack-bench links PORT PER_ROLE [SECONDS]  (d) RSS with 3 × PER_ROLE links to the Bumble world
 let arguments = CommandLine.arguments
@@ -47,11 +47,27 @@ case "latency":
     let samples = intArgument(2, 5000)
     let rate = max(1, intArgument(3, 1000))
     let interval = UInt64(1_000_000_000 / rate)
-    if let r = runLoopPath(.latency(samples: samples, interval: interval)) { reportLatency("loop", r, rate: rate) }
-    if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: false) { reportLatency("async subscribe", r, rate: rate) }
-    if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: true) { reportLatency("async notificationBatches", r, rate: rate) }
-    if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: false, onLoop: true) { reportLatency("async subscribe, loopExecutor", r, rate: rate) }
-    if let r = await runAsyncPath(.latency(samples: samples, interval: interval), batched: true, onLoop: true) { reportLatency("async notificationBatches, loopExecutor", r, rate: rate) }
+    // Optional fourth argument: which consumers, in which order (comma-separated), e.g.
+    // "batches-executor,loop" to check that the order does not favour one.
+    let paths = arguments.count > 4 ? arguments[4].split(separator: ",").map(String.init)
+        : ["loop", "subscribe", "batches", "subscribe-executor", "batches-executor"]
+    for path in paths {
+        let workload = ControllerServer.Workload.latency(samples: samples, interval: interval)
+        switch path {
+        case "loop":
+            if let r = runLoopPath(workload) { reportLatency("loop", r, rate: rate) }
+        case "subscribe":
+            if let r = await runAsyncPath(workload, batched: false) { reportLatency("async subscribe", r, rate: rate) }
+        case "batches":
+            if let r = await runAsyncPath(workload, batched: true) { reportLatency("async notificationBatches", r, rate: rate) }
+        case "subscribe-executor":
+            if let r = await runAsyncPath(workload, batched: false, onLoop: true) { reportLatency("async subscribe, loopExecutor", r, rate: rate) }
+        case "batches-executor":
+            if let r = await runAsyncPath(workload, batched: true, onLoop: true) { reportLatency("async notificationBatches, loopExecutor", r, rate: rate) }
+        default:
+            print("unknown latency path \(path) (loop, subscribe, batches, subscribe-executor, batches-executor)")
+        }
+    }
 case "links":
     runLinksBench(port: UInt16(clamping: intArgument(2, 0)), perRole: max(1, intArgument(3, 1)), seconds: intArgument(4, 3))
 default:
