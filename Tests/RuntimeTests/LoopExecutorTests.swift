@@ -55,7 +55,9 @@ final class Results: Sendable {
                 }
             }
         }
-        #expect(eventually { ran.list.withLock { $0.count } == 20 })
+        // `#require`: if the loop never ran them, end here (the deferred stop runs the queued
+        // jobs) rather than hang in the await below.
+        try #require(eventually { ran.list.withLock { $0.count } == 20 })
         #expect(ran.list.withLock { $0 } == Array(repeating: true, count: 20))
 
         // `withTaskExecutorPreference`: the body hops onto the loop thread and back.
