@@ -23,6 +23,7 @@ final class LoopRunner<Driver: EventLoopDriver> {
     func abandon() {
         transport.close()
         _ = loop.finish(.stopped)
+        loop.executor.finish()
     }
 
     func run() {
