@@ -111,7 +111,9 @@ func collect(_ server: ControllerServer, _ progress: Progress) -> PipelineResult
 /// `Peripheral.subscribe` (CCCD write) and one task per link iterating its `AsyncStream<[UInt8]>`
 /// and decoding each value.
 /// With `batched`, `Peripheral.notificationBatches` instead: one `NotificationBatch` per read.
-func runAsyncPath(_ workload: ControllerServer.Workload, batched: Bool) async -> PipelineResult? {
+/// With `onLoop`, the consuming tasks prefer `Central.loopExecutor` (they run on the loop
+/// thread) instead of the global concurrent pool.
+func runAsyncPath(_ workload: ControllerServer.Workload, batched: Bool, onLoop: Bool = false) async -> PipelineResult? {
     let capacity: Int
     let total: Int
     switch workload {
@@ -137,9 +139,10 @@ func runAsyncPath(_ workload: ControllerServer.Workload, batched: Bool) async ->
         }
         let streamsToConsume = streams
         let batchesToConsume = batchStreams
+        let executor: (any TaskExecutor)? = onLoop ? central.loopExecutor : nil
         async let consumed: Void = withTaskGroup(of: Void.self) { group in
             for (stream, uuid, expected) in streamsToConsume {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     var sink = MeasurementSink()
                     var n = 0
                     for await value in stream {
@@ -151,7 +154,7 @@ func runAsyncPath(_ workload: ControllerServer.Workload, batched: Bool) async ->
                 }
             }
             for (stream, uuid, expected) in batchesToConsume {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     var sink = MeasurementSink()
                     var n = 0
                     for await batch in stream {

@@ -42,6 +42,21 @@ public final class Central: Sendable {
         return Central(loop: loop, bridge: bridge, info: info)
     }
 
+    /// The adapter's event-loop thread as a `TaskExecutor`, for consumers that need the least
+    /// latency: a task started with it as its preference runs on the loop thread, so a
+    /// notification resumes it as a job the loop runs right after the read that delivered it,
+    /// with no cross-thread wake-up (Docs/performance.md (e): p99 ≤ 200 µs from the transport's
+    /// descriptor to the consumer).
+    ///
+    ///     Task(executorPreference: central.loopExecutor) {
+    ///         for await value in stream { … }   // on the loop thread
+    ///     }
+    ///
+    /// Blocking in such a task blocks the adapter's I/O (reads, writes, timers, every link), so
+    /// keep its work short and hand anything long to another executor. After `close()` the task
+    /// keeps running on the global pool (see `LoopExecutor`).
+    public var loopExecutor: LoopExecutor { loop.executor }
+
     /// Runs `body` on the loop thread with the host; fails with `.closed` once the loop ended.
     func onLoop(_ body: @escaping @Sendable (HostDriver, CentralBridge) -> Void) -> Bool {
         let bridge = self.bridge

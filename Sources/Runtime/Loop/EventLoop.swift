@@ -51,9 +51,14 @@ public final class EventLoop<Driver: EventLoopDriver>: Sendable {
     private let joinHandle: Mutex<pthread_t?>
     let wakeup: WakeupDescriptor
 
+    /// The loop thread as a `TaskExecutor`, for tasks that must react with the least latency
+    /// (see `LoopExecutor`: such a task blocks the loop's I/O while it runs).
+    public let executor: LoopExecutor
+
     private init(name: String, wakeup: WakeupDescriptor) {
         self.name = name
         self.wakeup = wakeup
+        self.executor = LoopExecutor(wakeup: wakeup)
         self.state = Mutex(State())
         self.joinHandle = Mutex(nil)
     }
@@ -168,6 +173,7 @@ public final class EventLoop<Driver: EventLoopDriver>: Sendable {
 
     func recordLoopThread() {
         state.withLock { $0.loopThread = pthread_self() }
+        executor.recordLoopThread()
     }
 
     /// Moves queued jobs into `batch` (which must be empty) and reports a pending stop. The two

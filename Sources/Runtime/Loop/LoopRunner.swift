@@ -23,6 +23,7 @@ final class LoopRunner<Driver: EventLoopDriver> {
     func abandon() {
         transport.close()
         _ = loop.finish(.stopped)
+        loop.executor.finish()
     }
 
     func run() {
@@ -44,12 +45,15 @@ final class LoopRunner<Driver: EventLoopDriver> {
         transport.close()
         context.recordFailure(.closed(adapter: transport.name))
         for job in loop.finish(outcome) { job(driver) }
+        // After the streams have ended: tasks waiting on them run once more and finish.
+        loop.executor.finish()
     }
 
     /// Loop turns until something ends the loop; returns why.
     private func turn(driver: Driver, context: EventLoopContext<Driver>, buffer: UnsafeMutableRawBufferPointer) -> EventLoopOutcome {
         var fds = [pollfd](repeating: pollfd(fd: -1, events: 0, revents: 0), count: 3)
         var batch: [EventLoop<Driver>.Job] = []
+        var taskJobs: [UnownedJob] = []
         var interruptedBy: Int32?
 
         func ended() -> EventLoopOutcome? {
@@ -69,7 +73,12 @@ final class LoopRunner<Driver: EventLoopDriver> {
                 }
             }
 
-            let timeout = PollTimeout.milliseconds(until: driver.nextDeadline, now: MonotonicClock.now())
+            // Tasks on the loop's executor: those a read just resumed run here, before the loop
+            // sleeps. If they queued more, poll without waiting so I/O keeps its turn.
+            let moreTaskJobs = loop.executor.runQueued(&taskJobs)
+            if let outcome = ended() { return outcome }
+
+            let timeout = moreTaskJobs ? 0 : PollTimeout.milliseconds(until: driver.nextDeadline, now: MonotonicClock.now())
             let wantsOut = transport.hasPendingWrites
             fds[0] = pollfd(fd: transport.fd, events: Int16(POLLIN) | (wantsOut ? Int16(POLLOUT) : 0), revents: 0)
             fds[1] = pollfd(fd: loop.wakeup.readFD, events: Int16(POLLIN), revents: 0)
