@@ -57,7 +57,7 @@ final class Results: Sendable {
         }
         // `#require`: if the loop never ran them, end here (the deferred stop runs the queued
         // jobs) rather than hang in the await below.
-        try #require(eventually { ran.list.withLock { $0.count } == 20 })
+        try #require(await eventuallyAsync { ran.list.withLock { $0.count } == 20 })
         #expect(ran.list.withLock { $0 } == Array(repeating: true, count: 20))
 
         // `withTaskExecutorPreference`: the body hops onto the loop thread and back.
@@ -92,9 +92,9 @@ final class Results: Sendable {
         // task waiting and resume it (the path the executor is for).
         for i in 0..<count {
             #expect(writeAll(peer, [UInt8(truncatingIfNeeded: i)]))
-            if i % 10 == 0 { _ = eventually { consumer.read { $0.bytes.count } > i } }
+            if i % 10 == 0 { _ = await eventuallyAsync { consumer.read { $0.bytes.count } > i } }
         }
-        #expect(eventually { consumer.read { $0.ended } })
+        #expect(await eventuallyAsync { consumer.read { $0.ended } })
         #expect(consumer.read { $0.bytes } == (0..<count).map { UInt8(truncatingIfNeeded: $0) })
         #expect(consumer.read { $0.offLoopThread } == 0)
         #expect(consumer.read { $0.steps } > 0)
@@ -119,7 +119,7 @@ final class Results: Sendable {
             }
         }
         // The task is waiting on the stream when the loop stops.
-        #expect(eventually { consumer.read { $0.steps } == 1 })
+        #expect(await eventuallyAsync { consumer.read { $0.steps } == 1 })
         usleep(20_000)
         #expect(!consumer.read { $0.ended })
         loop.stop()

@@ -14,6 +14,18 @@ func eventually(timeout: UInt64 = testTimeout, _ condition: () -> Bool) -> Bool 
     return condition()
 }
 
+/// `eventually` for async tests: sleeps instead of blocking its thread, so that the tasks it
+/// waits for can run on the pool (with 2 cores the pool has 2 threads, and a test blocking
+/// one while another test blocks the other starves every task the test started).
+func eventuallyAsync(timeout: UInt64 = testTimeout, _ condition: () -> Bool) async -> Bool {
+    let deadline = MonotonicClock.now() + timeout
+    while MonotonicClock.now() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return condition()
+}
+
 /// Reads from a blocking-or-not descriptor until `count` bytes arrived, EOF, or timeout.
 func readBytes(_ fd: Int32, count: Int, timeout: UInt64 = testTimeout) -> [UInt8] {
     var out: [UInt8] = []
