@@ -45,16 +45,18 @@ final class Results: Sendable {
         defer { loop.stop() }
         #expect(!loop.executor.isLoopThread)
         let ran = Results()
-        // Tasks started from pool threads: each start is an `enqueue` from another thread,
-        // which must wake the sleeping loop.
-        for _ in 0..<20 {
-            Task.detached {
+        // Tasks started from threads of their own: each start is an `enqueue` from another
+        // thread, which must wake the sleeping loop. (Plain threads, not pool tasks: under the
+        // full suite other tests may hold the 2-thread pool for many seconds.)
+        let starters = (0..<20).map { _ in
+            spawnTestThread {
                 Task(executorPreference: loop.executor) {
                     let here = loop.isLoopThread && loop.executor.isLoopThread
                     ran.list.withLock { $0.append(here) }
                 }
             }
         }
+        for t in starters { pthread_join(t, nil) }
         // `#require`: if the loop never ran them, end here (the deferred stop runs the queued
         // jobs) rather than hang in the await below.
         try #require(await eventuallyAsync { ran.list.withLock { $0.count } == 20 })
