@@ -27,7 +27,11 @@ let package = Package(
         .target(name: "RunTracker", dependencies: ["Wire", "HostCore", "Sensors"]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
-        .executableTarget(name: "rtstack", dependencies: ["RTStackCLI"]),
+        // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
+        // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack
+        // as a library or looks its symbols up at run time, so they stay out (Docs/embedded.md).
+        .executableTarget(name: "rtstack", dependencies: ["RTStackCLI"],
+                          linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]),
         // Benchmarks of issue 6 (print figures, assert nothing; Docs/performance.md).
         .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime"]),
         // Helpers shared by the test targets (seeded random numbers); never linked into the product.
