@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire", "TestSupport"]),
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire"]),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Wire", "Capture"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "HostCore", "Wire", "Capture"]),
         .testTarget(name: "ReplayTests", dependencies: ["HostCore", "RunTracker", "Capture", "Wire", "Sensors"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "Sensors", "Wire", "RunTracker"]),
     ],

@@ -25,14 +25,11 @@ struct CentralCommand {
         } catch {
             throw error
         }
-        guard options.backend == .userChannel else {
-            throw UsageError("--backend kernel serves the run session and 'scan' only in this build; "
-                + "leave --backend out to run this command on the user channel (it takes the adapter while it runs)")
-        }
         let sinks = try options.sinks(console: console)
         let signals = try? SignalWatcher.install()
         do {
-            let central = try await Central.open(options.adapter, configuration: options.hostConfiguration(),
+            let central = try await Central.open(options.adapter, backend: options.backend,
+                                                 configuration: options.hostConfiguration(), security: options.security,
                                                  sinks: sinks, signals: signals)
             return CentralCommand(central: central, options: options, console: console)
         } catch {

@@ -87,6 +87,17 @@ struct HostileRig {
     func performed(_ behaviour: String) -> [JSONValue] {
         world.events("hostile").filter { $0["behaviour"]?.string == behaviour }
     }
+
+    /// `performed`, once the world's log shows it at least once (the line travels through the
+    /// world's stdout and may come after the client has seen the answer it logs; 3 s at most).
+    func performedLogged(_ behaviour: String) async -> [JSONValue] {
+        for _ in 0..<150 {
+            let seen = performed(behaviour)
+            if !seen.isEmpty { return seen }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return performed(behaviour)
+    }
 }
 
 extension HostError {
