@@ -149,7 +149,7 @@ import Wire
     }
 
     @Test func completionsForUnknownHandleAreWarnings() {
-        let (host, fake) = readyHost()
+        let (_, fake) = readyHost()
         fake.completePackets([(0x0EEE, 3)])
         #expect(fake.pulledHost.aclCreditsInUse == 0)
         #expect(fake.warnings.count == 1)

@@ -311,7 +311,7 @@ import Wire
     }
 
     @Test func unexpectedConnectionIsDisconnected() throws {
-        let (host, fake) = readyHost()
+        let (_, fake) = readyHost()
         fake.connectionComplete(peer: peer(9), handle: 0x0033)
         fake.run()
         let d = try #require(fake.commands(Disconnect.self).first)

@@ -36,7 +36,7 @@ import Wire
     }
 
     @Test func connectionUpdateCompleteUpdatesTheLink() {
-        let (host, fake) = connected()
+        let (_, fake) = connected()
         fake.emitLE(.connectionUpdateComplete(LEConnectionUpdateCompleteEvent(
             connectionHandle: 0x0040, connectionInterval: 40, peripheralLatency: 4, supervisionTimeout: 600)))
         let info = fake.pulledHost.links.first?.connection
