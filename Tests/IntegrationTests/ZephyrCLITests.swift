@@ -50,6 +50,24 @@ extension ZephyrIntegration {
             }
         }
 
+        @Test("A second rtstack on the same serial port is refused with exit 3 naming it; the first one's scan is undisturbed")
+        func secondHostOnThePort() async throws {
+            try await withWorld(["hr", "esp"], label: "two-hosts") { world, dir in
+                let first = try RtstackProcess(["scan", "--duration", "4", "--json"] + world.adapter + ["--state-dir", dir.path], timeout: 20)
+                defer { first.kill() }
+                let scanning = await first.wait(timeout: 10) { $0.contains { $0["event"]?.string == "device" } }
+                #expect(scanning, "the first scan saw nothing")
+                let second = try await rtstack(["scan", "--duration", "1"], world, dir, timeout: 10)
+                #expect(second.status == 3, "\(second.transcript)")
+                #expect(second.stderr.contains("\(world.hciPTY) is in use"), "\(second.transcript)")
+                let r = try await first.finish()
+                #expect(r.status == 0, "\(r.transcript)")
+                #expect(r.stderr.isEmpty, "the first host saw trouble: \(r.stderr)")
+                let seen = Set(r.events("device").compactMap { $0["address"]?.string })
+                #expect(seen == [heartAddress, environmentAddress], "\(r.transcript)")
+            }
+        }
+
         @Test("gatt of hr: GATT, GAP, Battery, Device Information and Heart Rate as Zephyr serves them, as text and as JSON")
         func gattHeart() async throws {
             try await withWorld(["hr"], label: "gatt-hr") { world, dir in
