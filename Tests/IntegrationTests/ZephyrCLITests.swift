@@ -236,8 +236,7 @@ extension ZephyrIntegration {
                     #expect(v["decoded"]?.string == m.summary, "\(v)")
                     return Int(m.heartRate)
                 }
-                let steps = zip(bpm, bpm.dropFirst()).map { $1 == 90 && $0 == 159 ? 1 : $1 - $0 }
-                #expect(steps.allSatisfy { $0 == 1 }, "the bpm must rise by one per notification: \(bpm)")
+                #expect(ZephyrIntegration.risesByOne(bpm), "the bpm must rise by one per notification: \(bpm)")
                 let sinceReady = seconds(since: world.readyAt)
                 if let first = bpm.first {
                     #expect(first >= 90 && Double(first - 90) <= sinceReady + 1, "first bpm \(first), \(sinceReady) s after start")
