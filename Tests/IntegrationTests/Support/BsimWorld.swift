@@ -92,23 +92,15 @@ final class BsimWorld: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
             throw IntegrationFailure("\(script.path) is missing or not executable")
         }
-        let p = Process()
         // Through `env --default-signal`: a child of the test process inherits its blocked
         // signal mask (TERM, INT, HUP, CHLD… are blocked on the threads that spawn), and
         // run-world blocked on TERM never stops its watchdog, so it would hang in its own
         // clean-up. env unblocks every signal and resets their handling before run-world starts.
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // The command ends at the first line (or end of file) on stdin; its status is 0 then.
-        p.arguments = ["--default-signal", script.path, "--peripherals", peripherals.joined(separator: ","),
-                       "--", "sh", "-c", "read -r line; exit 0"]
-        p.currentDirectoryURL = dir
-        let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
-        p.standardInput = stdinPipe
-        p.standardOutput = stdoutPipe
-        p.standardError = stderrPipe
-        try p.run()
-        let out = LineCollector(stdoutPipe.fileHandleForReading)
-        let err = LineCollector(stderrPipe.fileHandleForReading)
+        let child = try PipedChild.start(URL(fileURLWithPath: "/usr/bin/env"),
+                                         ["--default-signal", script.path, "--peripherals", peripherals.joined(separator: ","),
+                                          "--", "sh", "-c", "read -r line; exit 0"], in: dir)
+        let (p, stdinPipe, out, err) = (child.process, child.stdin, child.out, child.err)
         let started = Date()
         func abandon(_ message: String) -> IntegrationFailure {
             try? stdinPipe.fileHandleForWriting.close()
@@ -137,13 +129,6 @@ final class BsimWorld: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-    }
-
-    func device(_ name: String) throws -> BsimDevice {
-        guard let d = devices.first(where: { $0.name == name }) else {
-            throw IntegrationFailure("the Zephyr world has no device \(name): \(devices.map(\.name))")
-        }
-        return d
     }
 
     /// A device's console output so far (`ctrl`, `hr`, `esp`, `sc_only`, `phy`).
