@@ -35,6 +35,20 @@ enum ZephyrIntegration {
         try outcome.get()
     }
 
+    /// Starts `rtstack ARGS --adapter serial:… --state-dir DIR` without a duration, waits (at
+    /// most `timeout` s) until its JSON lines satisfy `enough`, then ends it as Ctrl-C does.
+    /// The world is held to real time only from above: on a busy machine its simulated
+    /// seconds run slower, so tests wait for what they need instead of a fixed time.
+    static func rtstackUntil(_ arguments: [String], _ world: BsimWorld, _ dir: URL, timeout: Double,
+                             sourceLocation: SourceLocation = #_sourceLocation,
+                             until enough: @escaping ([JSONValue]) -> Bool) async throws -> (RtstackResult, Bool) {
+        let p = try RtstackProcess(arguments + world.adapter + ["--state-dir", dir.path], timeout: timeout + 15)
+        defer { p.kill() }
+        let reached = await p.wait(timeout: timeout, until: enough)
+        p.interrupt()
+        return (try await p.finish(sourceLocation: sourceLocation), reached)
+    }
+
     /// `rtstack ARGS --adapter serial:… --state-dir DIR`, bounded by `timeout`.
     static func rtstack(_ arguments: [String], _ world: BsimWorld, _ dir: URL, timeout: Double,
                         sourceLocation: SourceLocation = #_sourceLocation) async throws -> RtstackResult {
