@@ -69,12 +69,6 @@ extension SecurityCryptography {
     /// SALT of f5 (§2.2.7).
     static var f5Salt: UInt128 { 0x6C88_8391_AAF5_A538_6037_0BDB_5A60_83BE }
 
-    /// A1 / A2 of f5 and f6: the address type (0x00 public, 0x01 random) in the most
-    /// significant octet, then the address.
-    public static func addressOctets(_ address: DeviceAddress) -> [UInt8] {
-        [address.type.isRandom ? 1 : 0] + address.address.bytes.reversed()
-    }
-
     /// The 16 bytes of `v`, most significant first.
     public static func bytes(_ v: UInt128) -> [UInt8] {
         (0..<16).map { UInt8(truncatingIfNeeded: v >> (8 * (15 - UInt128($0)))) }
@@ -88,5 +82,13 @@ extension SecurityCryptography {
     /// A PDU's bytes (least significant first) as a number, for preq / pres.
     static func littleEndian(_ bytes: [UInt8]) -> UInt128 {
         bytes.prefix(16).reversed().reduce(UInt128(0)) { $0 << 8 | UInt128($1) }
+    }
+}
+
+extension DeviceAddress {
+    /// A1 / A2 of f5 and f6 (§2.2.7): the address type (0x00 public, 0x01 random) in the most
+    /// significant octet, then the address, most significant first.
+    public var smpAddressOctets: [UInt8] {
+        [type.isRandom ? 1 : 0] + address.bytes.reversed()
     }
 }
