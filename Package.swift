@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Wire", "Capture"]),
         .testTarget(name: "ReplayTests", dependencies: ["HostCore", "RunTracker", "Capture", "Wire", "Sensors"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "Sensors", "Wire", "RunTracker"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker"]),
     ],
     swiftLanguageModes: [.v6]
 )

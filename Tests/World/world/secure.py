@@ -113,10 +113,11 @@ class Secure(Peripheral):
         return ad(0x01, bytes([0x06])) + ad(0x07, uuid128_bytes(SECURE_SERVICE)) + ad(0x09, self.name.encode())
 
     def services(self) -> list[gatt.Service]:
-        encrypted = gatt.Characteristic(ENCRYPTED_CHARACTERISTIC, READ, gatt.Characteristic.READ_REQUIRES_ENCRYPTION,
+        encrypted = gatt.Characteristic(ENCRYPTED_CHARACTERISTIC, READ, gatt.Characteristic.READABLE | gatt.Characteristic.READ_REQUIRES_ENCRYPTION,
                                         ENCRYPTED_VALUE)
         authenticated = gatt.Characteristic(AUTHENTICATED_CHARACTERISTIC, READ,
-                                            gatt.Characteristic.READ_REQUIRES_AUTHENTICATION, AUTHENTICATED_VALUE)
+                                            gatt.Characteristic.READABLE | gatt.Characteristic.READ_REQUIRES_AUTHENTICATION,
+                                            AUTHENTICATED_VALUE)
         return [gatt.Service(SECURE_SERVICE, [encrypted, authenticated])]
 
     def describe(self) -> dict[str, Any]:
