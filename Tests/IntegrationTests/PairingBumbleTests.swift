@@ -76,7 +76,7 @@ import Wire
             while let event = pairing.pollEvent() {
                 switch event {
                 case let .startEncryption(key):
-                    relay.send("encrypt \(BondRecordCodecHex.hex128(key.key)) \(String(key.ediv, radix: 16)) \(String(key.rand, radix: 16))")
+                    relay.send("encrypt \(BondRecordCodec.hex128(key.key)) \(String(key.ediv, radix: 16)) \(String(key.rand, radix: 16))")
                 case .passkeyRequested:
                     pairing.enterPasskey(123_456, at: now())
                 case let .displayPasskey(passkey):
@@ -117,13 +117,6 @@ import Wire
         relay.send("read \(c.read)")
         let read = try await relay.next(timeout: 20)
         #expect(read == "read ok " + Hex.string(Array(c.readValue.utf8)), "\(read)")
-    }
-}
-
-enum BondRecordCodecHex {
-    static func hex128(_ v: UInt128) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 32 - s.count) + s
     }
 }
 

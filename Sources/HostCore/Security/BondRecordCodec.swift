@@ -94,7 +94,7 @@ public enum BondRecordCodec {
     }
 
     /// 32 hex digits, most significant first (the order the specification writes keys in).
-    static func hex128(_ v: UInt128) -> String { hex(UInt64(truncatingIfNeeded: v >> 64), 16) + hex(UInt64(truncatingIfNeeded: v), 16) }
+    public static func hex128(_ v: UInt128) -> String { hex(UInt64(truncatingIfNeeded: v >> 64), 16) + hex(UInt64(truncatingIfNeeded: v), 16) }
 
     static func hex(_ v: UInt64, _ digits: Int) -> String {
         let s = String(v, radix: 16)
