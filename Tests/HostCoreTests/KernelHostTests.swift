@@ -145,7 +145,7 @@ private final class FakeKernel {
         guard case .controllerFailed(let e)? = k.events.last else { Issue.record("\(k.events)"); return }
         // A cause the CLI can advise on (the capability), not advice inside the core.
         #expect(e == .adapter("hci0", .permissionDenied(.setPowered)))
-        #expect(e.description.contains("permission denied"))
+        #expect(e.description.contains("Set Powered failed: Permission Denied"))
     }
 
     @Test func powerFailureAndSilenceAreReported() {

@@ -28,10 +28,10 @@ public enum AdapterFailure: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .permissionDenied(op): return "\(op.name) was refused: permission denied"
+        case let .permissionDenied(op): return "\(op.name) failed: \(ManagementStatus.permissionDenied)"
         case .rfkillBlocked: return "the adapter is blocked by rfkill"
         case .noSuchAdapter: return "no such adapter (or a user channel holds it)"
-        case let .busy(op): return "\(op.name) failed: the adapter is busy"
+        case let .busy(op): return "\(op.name) failed: \(ManagementStatus.busy)"
         case .lowEnergyUnsupported: return "the adapter does not support Bluetooth Low Energy"
         case let .commandFailed(op, status): return "\(op.name) failed: \(status)"
         case let .noAnswer(op): return "\(op.name) got no answer from the kernel's management interface"

@@ -15,6 +15,12 @@ enum AdapterAdvice {
             return text(for: p)
         case let h as HostError:
             return text(for: h)
+        case let c as CentralError:
+            switch c {
+            case .unavailable(let e): return text(for: e)
+            case .host(let h): return text(for: h)
+            default: return c.description
+            }
         default:
             return "\(error)"
         }

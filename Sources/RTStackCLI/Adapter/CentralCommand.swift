@@ -33,7 +33,7 @@ struct CentralCommand {
                                                  sinks: sinks, signals: signals)
             return CentralCommand(central: central, options: options, console: console)
         } catch {
-            console.err.line("rtstack: \(error)")
+            console.err.line("rtstack: \(AdapterAdvice.text(for: error))")
             throw Failure(code: .adapter)
         }
     }
@@ -97,9 +97,13 @@ struct CentralCommand {
             console.err.line("rtstack: \(u.message)")
             return .usage
         case let c as CentralError:
-            console.err.line("rtstack: \(c.description)")
+            console.err.line("rtstack: \(AdapterAdvice.text(for: c))")
             if case .host(let h) = c, let hint = hint(for: h) { console.err.line("  " + hint) }
-            if case .adapter = c { return .adapter }
+            switch c {
+            case .adapter, .unavailable: return .adapter
+            case .host(.adapter): return .adapter
+            default: break
+            }
             return .failure
         default:
             console.err.line("rtstack: \(error)")

@@ -39,7 +39,7 @@ public final class Central: Sendable {
                 do throws(AdapterOpenError) {
                     io = try adapter.open(backend: backend, configuration: configuration, security: security, sinks: sinks)
                 } catch {
-                    throw CentralError.adapter(error.description)
+                    throw CentralError.unavailable(error)
                 }
                 do throws(TransportError) {
                     started = try EventLoop<AdapterDriver>.start(name: "rtstack-loop", signals: signals) { context in
