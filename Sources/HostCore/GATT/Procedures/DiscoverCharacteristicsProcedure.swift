@@ -3,15 +3,26 @@ import Wire
 /// Discover All Characteristics of a Service (Core Spec v5.4 Vol 3, Part G, §4.6.1): Read By
 /// Type, type 0x2803, over the service's range. Each characteristic ends just before the next
 /// declaration, the last one at the service's end (§3.3), which bounds its descriptors.
+///
+/// Over a range of the caller's choosing it is the same walk, and with a UUID it is Discover
+/// Characteristics by UUID (§4.6.2), which asks the same questions and keeps only the matches:
+/// each characteristic's end still comes from the next declaration of any UUID.
 final class DiscoverCharacteristicsProcedure: GATTProcedure {
     private var walk: HandleWalk
     private let serviceEnd: UInt16
+    private let uuid: BluetoothUUID?
     private var declarations: [(handle: UInt16, declaration: CharacteristicDeclaration)] = []
     private(set) var characteristics: [GATTCharacteristic] = []
 
-    init(service: GATTService) {
-        walk = HandleWalk(start: service.startHandle, end: service.endHandle)
-        serviceEnd = service.endHandle
+    convenience init(service: GATTService) {
+        self.init(range: service.startHandle...service.endHandle, uuid: nil)
+    }
+
+    /// Characteristics declared in `range`; the last one is taken to end at the range's end.
+    init(range: ClosedRange<UInt16>, uuid: BluetoothUUID?) {
+        walk = HandleWalk(start: range.lowerBound, end: range.upperBound)
+        serviceEnd = range.upperBound
+        self.uuid = uuid
     }
 
     func start(mtu: UInt16) -> GATTStep { nextRequest() }
@@ -59,6 +70,7 @@ final class DiscoverCharacteristicsProcedure: GATTProcedure {
             guard d.declaration.valueHandle <= end else {
                 return .failed(.protocolViolation("Characteristic declaration at \(HandleWalk.text(d.handle)): value handle \(HandleWalk.text(d.declaration.valueHandle)) lies past the next declaration"))
             }
+            if let uuid, d.declaration.uuid != uuid { continue }
             characteristics.append(GATTCharacteristic(uuid: d.declaration.uuid, declarationHandle: d.handle,
                                                       valueHandle: d.declaration.valueHandle,
                                                       properties: d.declaration.properties.rawValue, endHandle: end))
@@ -66,5 +78,5 @@ final class DiscoverCharacteristicsProcedure: GATTProcedure {
         return .done
     }
 
-    var result: GATTResult { .done }
+    var result: GATTResult { .characteristics(characteristics) }
 }

@@ -24,6 +24,11 @@ final class FindIncludedServicesProcedure: GATTProcedure {
         }
     }
 
+    /// Searches `range` as it is (Find Included Services over a range of the caller's choosing).
+    init(range: ClosedRange<UInt16>) {
+        walk = HandleWalk(start: range.lowerBound, end: range.upperBound)
+    }
+
     /// Whether there is no room for an include declaration at all.
     var isEmpty: Bool { walk.isFinished }
 
@@ -79,5 +84,5 @@ final class FindIncludedServicesProcedure: GATTProcedure {
         }
     }
 
-    var result: GATTResult { .done }
+    var result: GATTResult { .includedServices(included) }
 }
