@@ -42,17 +42,21 @@ final class DiscoverCharacteristicsProcedure: GATTProcedure {
                 case let .failure(e): return .failed(e)
                 case let .success(d): decl = d
                 }
-                // The value attribute follows its declaration inside the service (§3.3), so
-                // the next declaration can only come after the value.
-                guard decl.valueHandle > entry.handle else {
-                    return .failed(.protocolViolation("Characteristic declaration at \(HandleWalk.text(entry.handle)): value handle \(HandleWalk.text(decl.valueHandle)) does not follow it"))
+                // The value attribute follows its declaration inside the service (§3.3); a
+                // declaration placed before the previous value is caught in `finish`.
+                guard decl.valueHandle > entry.handle, decl.valueHandle <= walk.end else {
+                    return .failed(.protocolViolation("Characteristic declaration at \(HandleWalk.text(entry.handle)): value handle \(HandleWalk.text(decl.valueHandle)) does not follow it inside \(HandleWalk.text(walk.start))-\(HandleWalk.text(walk.end))"))
                 }
-                if let e = walk.accept(entry.handle, through: decl.valueHandle, in: pdu) { return .failed(e) }
+                if let e = walk.accept(entry.handle, through: entry.handle, in: pdu) { return .failed(e) }
                 declarations.append((entry.handle, decl))
             }
-            // Another characteristic needs two handles (declaration and value) after the last
-            // value (§3.3.1): with less room left there is nothing more to ask.
-            if let e = walk.advance(in: pdu, room: 2) { return .failed(e) }
+            // The next request starts one past the last declaration, the last Attribute Handle
+            // of the response (§4.6.1). Another characteristic needs two handles (declaration
+            // and value) after the last value (§3.3.1): with less room left nothing is asked.
+            if let e = walk.advance(in: pdu) { return .failed(e) }
+            if let last = declarations.last, Int(walk.end) - Int(last.declaration.valueHandle) < 2 {
+                walk = HandleWalk(start: 1, end: 0)
+            }
             return nextRequest()
         case let .errorResponse(e):
             guard e.errorCode == .attributeNotFound else { return .failed(e) }
