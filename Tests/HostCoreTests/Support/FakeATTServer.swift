@@ -386,6 +386,11 @@ struct FakeGATTBuilder {
         return start
     }
 
+    /// A descriptor, or any other attribute, at the next handle.
+    mutating func descriptor(_ type: BluetoothUUID, _ value: [UInt8] = []) {
+        _ = add(type, value)
+    }
+
     /// Include declaration (§3.2).
     mutating func include(start: UInt16, end: UInt16, uuid: BluetoothUUID) {
         _ = add(.include, IncludeDeclaration(includedServiceAttributeHandle: start, endGroupHandle: end, serviceUUID: uuid).encoded)
