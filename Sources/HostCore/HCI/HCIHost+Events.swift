@@ -1,0 +1,91 @@
+import Wire
+
+extension HCIHost {
+    func handleEvent(_ bytes: ArraySlice<UInt8>, at now: HostTime) {
+        let event: HCIEvent
+        do {
+            event = try HCIEvent.decode(bytes)
+        } catch {
+            warn("malformed HCI event dropped: \(error)", bytes)
+            return
+        }
+        switch event {
+        case let .commandComplete(e):
+            commandCompleteReceived(e, at: now)
+        case let .commandStatus(e):
+            commandStatusReceived(e, at: now)
+        case let .numberOfCompletedPackets(e):
+            numberOfCompletedPackets(e)
+        case let .disconnectionComplete(e):
+            disconnectionComplete(e, at: now)
+        case let .hardwareError(e):
+            hardwareError(code: e.hardwareCode, at: now)
+        case let .dataBufferOverflow(e):
+            warn("the controller reports Data Buffer Overflow (\(e.summary)): it dropped data", bytes)
+        case let .le(le):
+            handleLE(le, at: now)
+        case .encryptionChangeV1, .encryptionChangeV2, .encryptionKeyRefreshComplete,
+             .readRemoteVersionInformationComplete, .leUnknown, .unknown:
+            // Nothing the host acts on; vendor events in particular are none of its business.
+            break
+        }
+    }
+
+    private func handleLE(_ le: LEMetaEvent, at now: HostTime) {
+        switch le {
+        case let .advertisingReport(e):
+            for r in e.reports { deliver(.advertisement(Scanner.report(r))) }
+        case let .extendedAdvertisingReport(e):
+            // Also during a legacy scan: a controller with the extended feature may report
+            // legacy PDUs this way (Bumble's does).
+            for r in e.reports {
+                if let report = Scanner.report(r) { deliver(.advertisement(report)) }
+            }
+        case let .connectionComplete(e):
+            connectionComplete(e, at: now)
+        case let .enhancedConnectionCompleteV1(e):
+            connectionComplete(e.connectionComplete, at: now)
+        case let .enhancedConnectionCompleteV2(e):
+            connectionComplete(e.connectionComplete, at: now)
+        case let .connectionUpdateComplete(e):
+            guard e.status.isSuccess, let c = connections[e.connectionHandle] else { return }
+            c.info.interval = e.connectionInterval
+            c.info.latency = e.peripheralLatency
+            c.info.supervisionTimeout = e.supervisionTimeout
+        case .readRemoteFeaturesComplete, .longTermKeyRequest, .remoteConnectionParameterRequest,
+             .dataLengthChange, .directedAdvertisingReport, .phyUpdateComplete, .channelSelectionAlgorithm:
+            break
+        }
+    }
+
+    private func numberOfCompletedPackets(_ e: NumberOfCompletedPacketsEvent) {
+        for entry in e.entries {
+            switch acl.completed(handle: entry.connectionHandle, count: Int(entry.numCompletedPackets)) {
+            case .returned:
+                break
+            case .unknownHandle:
+                if entry.numCompletedPackets != 0 {
+                    warn("Number Of Completed Packets for handle \(Hex.number(entry.connectionHandle, width: 4)), which has no open link (\(entry.numCompletedPackets) packets), ignored")
+                }
+            case let .excess(returned, reported):
+                warn("Number Of Completed Packets reports \(reported) packets on handle \(Hex.number(entry.connectionHandle, width: 4)) but only \(returned) were in flight; counted \(returned)")
+            }
+        }
+    }
+
+    private func disconnectionComplete(_ e: DisconnectionCompleteEvent, at now: HostTime) {
+        let handle = e.connectionHandle
+        guard e.status.isSuccess else {
+            // The disconnection did not happen (§7.7.5): the link stays.
+            warn("Disconnection Complete for handle \(Hex.number(handle, width: 4)) with status \(e.status): the connection stays")
+            return
+        }
+        if strayHandles.remove(handle) != nil { return }
+        guard let c = connections[handle] else {
+            acl.close(handle)
+            warn("Disconnection Complete for handle \(Hex.number(handle, width: 4)), which has no link, ignored")
+            return
+        }
+        connectionDown(c, reason: e.reason, at: now, requeueAtOnce: false)
+    }
+}
