@@ -83,6 +83,12 @@ measurements() { grep '"event":"measurement"' "$1" | grep "\"sensor\":\"$2\"" | 
 # first_after FILE ROLE T: the time of ROLE's first measurement after session time T, or nothing.
 first_after() { measurements "$1" "$2" | awk -v t="$3" '$1 > t { print; exit }'; }
 
+# stamp COPY: copies stdin to COPY and to stdout with each line led by the VM's uptime when it
+# arrived (rtstack flushes each JSON line).
+stamp() { while IFS= read -r _line; do echo "$_line" >>"$1"; echo "$(now) $_line"; done; }
+# stamped_after FILE ROLE T: the uptime at which ROLE's first measurement after uptime T arrived.
+stamped_after() { grep '"event":"measurement"' "$1" | grep "\"sensor\":\"$2\"" | awk -v t="$3" '$1 > t { print $1; exit }'; }
+
 # --- The kernel's log --------------------------------------------------------------------------
 OOPS_SEEN=0
 # kernel_intact WHAT: fails "kernel intact during WHAT" when the kernel logged an oops, a BUG,

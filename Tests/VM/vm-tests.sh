@@ -440,30 +440,43 @@ adapter_vanishes() {
     server_stop heart2
 }
 
-# recovery_check NAME DESCRIPTION TAKE_AWAY GIVE_BACK: a kernel-backend session streaming heart
-# rate from a btgatt-server that is started again after each connection; TAKE_AWAY makes hci0
-# unusable, 3 s later GIVE_BACK returns it. The links must reconnect and notifications resume;
-# the figure is the time from the adapter's return to the next measurement.
+# recovery_check NAME DESCRIPTION TAKE_AWAY GIVE_BACK [up]: a kernel-backend session streaming
+# heart rate from a btgatt-server that is started again after each connection; TAKE_AWAY makes
+# hci0 unusable, 3 s later GIVE_BACK returns it. The links must reconnect and notifications
+# resume; the figure is the time from the GIVE_BACK command to the next measurement
+# (btgatt-server notifies 1 s after its CCCD is written, so it includes that second). With "up"
+# hci0 is powered on before the session: rtstack then leaves its power to whoever turned it off
+# (it powers again only an adapter it powered on itself, as after an rfkill block).
 recovery_check() {
     what=$1 say=$2 take=$3 give=$4
     server_stop heart
     wait_until 10 no_links 1
+    [ "${5:-}" = up ] && power_on
     heart_server heart 1 respawn
-    started=$(now)
+    # Each line is stamped with the VM's clock as it arrives: rtstack's own "time" counts from its
+    # start, which TCG delays by a varying fraction of a second.
+    rm -f $T/$what.out $T/$what.fifo && mkfifo $T/$what.fifo && : >$T/$what.out
+    stamp <$T/$what.fifo $T/$what.out >$T/$what.stamped &
     $RT --adapter hci0 --backend kernel --json --duration 80 --only heart --heart "$A1/public" $STATE \
-        >$T/$what.out 2>$T/$what.err &
+        >$T/$what.fifo 2>$T/$what.err &
     S=$!
     if ! wait_until 30 eval '[ $(measurements $T/$what.out heart | wc -l) -ge 2 ]'; then
         bad "kernel backend: $say" "no heart-rate measurements before"; show $T/$what.out $T/$what.err
     fi
     $take
+    if ! wait_until 2 no_links 1; then
+        # btvirt has no supervision timeout: a peripheral whose central vanished without a
+        # Disconnect (an rfkill block closes the adapter without one) keeps its link for good.
+        # End it from hci1's side, as its supervision timeout would.
+        echo "    hci1 still holds a link to hci0: ended from hci1 (btvirt has no supervision timeout)"
+        btmgmt --index 1 disconnect -t 1 $A0 >>$T/btmgmt.log 2>&1
+    fi
     sleep 3
+    back=$(now)   # the figure counts from the command that returns the adapter
     $give
-    back=$(now)
-    t=$(seconds $started $back)
-    if wait_until 30 eval '[ -n "$(first_after $T/$what.out heart $t)" ]'; then
-        next=$(first_after $T/$what.out heart $t)
-        figure "kernel backend: $say: first heart-rate measurement $(seconds $t $next) s after hci0 returned"
+    if wait_until 30 eval '[ -n "$(stamped_after $T/$what.stamped heart $back)" ]'; then
+        next=$(stamped_after $T/$what.stamped heart $back)
+        figure "kernel backend: $say: first heart-rate measurement $(seconds $back $next) s after hci0 was given back"
         recovered=1
     else
         recovered=0
@@ -484,7 +497,7 @@ power_off() { btmgmt --index 0 power off >>$T/btmgmt.log 2>&1; }
 power_on() { btmgmt --index 0 power on >>$T/btmgmt.log 2>&1; }
 rfkill_block() { echo 1 >$(ls -d /sys/class/bluetooth/hci0/rfkill* | head -1)/soft; }
 rfkill_unblock() { echo 0 >$(ls -d /sys/class/bluetooth/hci0/rfkill* | head -1)/soft; }
-power_cycle() { recovery_check powercycle "hci0 powered off and on (btmgmt)" power_off power_on; }
+power_cycle() { recovery_check powercycle "hci0 powered off and on (btmgmt)" power_off power_on up; }
 rfkill_cycle() { recovery_check rfkill "hci0 rfkill-blocked and unblocked" rfkill_block rfkill_unblock; }
 
 # --- Diagnostics (opt-in: RTSTACK_VM_ONLY=kernel_silent_link_drop) ------------------------------
