@@ -25,7 +25,7 @@ extension Peripheral {
             throw CentralError.host(.invalidState("\(error)"))
         }
         guard var bond = found else {
-            throw CentralError.host(.notFound("no bond with \(peer) in \(bonds.directory.path): a signed write needs the CSRK of a pairing (rtstack pair \(peer))"))
+            throw CentralError.host(.notFound("no bond with \(peer) in \(bonds.directory.path): a signed write needs the CSRK rtstack distributed when it paired with the peer"))
         }
         guard let csrk = bond.pairing.localSignatureKey else {
             throw CentralError.host(.notFound("the bond with \(bond.address) has no signing key of rtstack's (CSRK): pair again with SignKey in the initiator key distribution"))
