@@ -79,23 +79,38 @@ extension WorldIntegration {
             }
         }
 
-        @Test("read of several handles: one Read Multiple Variable Length request, each value by handle; --fixed: Read Multiple")
+        @Test("read of several handles: a peer without EATT is read one handle at a time unless --variable; --fixed: Read Multiple")
         func readMultiple() async throws {
             let world = try await WorldProcess.start(["--speed", "0", "--environment", "0", "--distractors", "0"])
             defer { world.stop() }
             let dir = try PackagePaths.temporaryDirectory("read-multiple")
             defer { try? FileManager.default.removeItem(at: dir) }
-            let capture = dir.appendingPathComponent("read.btsnoop")
             let base = try Self.base("read", world, "Heart 1", dir)
+            let expected = ["01", "64", HexText.string(Array("rtstack test world".utf8))]
 
-            let variable = try await RtstackProcess.run(base + ["2A38,2A19,2A29", "--json", "--capture", capture.path], timeout: 20)
-            #expect(variable.status == 0, "\(variable.transcript)")
-            let values = try #require(variable.events.first?["values"]?.array, "\(variable.transcript)")
+            // Bumble's peripherals do not claim EATT (no Server Supported Features): the
+            // request is not sent, the three handles are read one by one.
+            let safe = dir.appendingPathComponent("safe.btsnoop")
+            let one = try await RtstackProcess.run(base + ["2A38,2A19,2A29", "--json", "--capture", safe.path], timeout: 20)
+            #expect(one.status == 0, "\(one.transcript)")
+            let values = try #require(one.events.first?["values"]?.array, "\(one.transcript)")
             #expect(values.compactMap { $0["uuid"]?.string } == ["2A38", "2A19", "2A29"])
-            #expect(values.compactMap { $0["value"]?.string } == ["01", "64", HexText.string(Array("rtstack test world".utf8))])
-            let requests = try await Self.attLines(capture, opcode: 0x20)
-            #expect(requests.count == 1, "\(requests)")
-            #expect(try await Self.attLines(capture, opcode: 0x0A).isEmpty, "no single reads")
+            #expect(values.compactMap { $0["value"]?.string } == expected)
+            #expect(try await Self.attLines(safe, opcode: 0x20).isEmpty)
+            #expect(try await Self.attLines(safe, opcode: 0x0A).count == 3)
+
+            // --variable sends it anyway, and Bumble's GATT server answers it: one request.
+            let forced = dir.appendingPathComponent("forced.btsnoop")
+            let variable = try await RtstackProcess.run(base + ["2A38,2A19,2A29", "--json", "--variable", "--capture", forced.path], timeout: 20)
+            #expect(variable.status == 0, "\(variable.transcript)")
+            #expect(variable.events.first?["values"]?.array?.compactMap { $0["value"]?.string } == expected, "\(variable.transcript)")
+            #expect(try await Self.attLines(forced, opcode: 0x20).count == 1)
+            #expect(try await Self.attLines(forced, opcode: 0x0A).isEmpty, "no single reads")
+
+            // --no-fallback: nothing to fall back on, the reason named.
+            let strict = try await RtstackProcess.run(base + ["2A38,2A19", "--no-fallback"], timeout: 20)
+            #expect(strict.status == 1, "\(strict.transcript)")
+            #expect(strict.stderr.contains("does not set EATT Supported in Server Supported Features (0x2B3A)"), "\(strict.transcript)")
 
             let handles = values.compactMap { $0["handle"]?.int }.prefix(2).map { String(format: "0x%04X", $0) }
             let fixed = try await RtstackProcess.run(base + [handles.joined(separator: ","), "--fixed"], timeout: 20)
@@ -104,6 +119,23 @@ extension WorldIntegration {
 
             let usage = try await RtstackProcess.run(base + ["2A38", "--fixed"], timeout: 20)
             #expect(usage.status == 2, "\(usage.transcript)")
+        }
+
+        @Test("read of several handles from a peer that claims EATT: Server Supported Features read, then one Read Multiple Variable Length request")
+        func readMultipleFromAnEATTPeer() async throws {
+            let world = try await WorldProcess.start(["--speed", "0", "--environment", "0", "--distractors", "0", "--eatt"])
+            defer { world.stop() }
+            let dir = try PackagePaths.temporaryDirectory("read-multiple-eatt")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let capture = dir.appendingPathComponent("eatt.btsnoop")
+            let r = try await RtstackProcess.run(try Self.base("read", world, "Heart 1", dir) + ["2A38,2A19", "--json", "--capture", capture.path],
+                                                 timeout: 20)
+            #expect(r.status == 0, "\(r.transcript)")
+            #expect(r.events.first?["values"]?.array?.compactMap { $0["value"]?.string } == ["01", "64"], "\(r.transcript)")
+            let features = try await Self.attLines(capture, opcode: 0x08).filter { $0.contains("type 2B3A") }
+            #expect(features.count == 1, "\(features)")
+            #expect(try await Self.attLines(capture, opcode: 0x20).count == 1)
+            #expect(try await Self.attLines(capture, opcode: 0x0A).isEmpty)
         }
 
         @Test("write --reliable: both values prepared, echoes checked, one Execute Write; a refused execute fails by name")

@@ -16,22 +16,33 @@ extension ZephyrIntegration {
             }
         }
 
-        @Test("read of several handles: Request Not Supported for Read Multiple Variable, then one read each; --fixed uses Read Multiple; --no-fallback fails by name")
+        @Test("read of several handles: no EATT claimed, so one read each; --variable gets Request Not Supported and falls back; --fixed uses Read Multiple; --no-fallback fails by name")
         func readMultipleAgainstZephyr() async throws {
             try await withWorld(["hr"], label: "read-multiple") { world, dir in
-                let capture = dir.appendingPathComponent("read.btsnoop")
-                let fallback = try await rtstack(["read", heartAddress, "2A38,2A19", "--json", "--capture", capture.path], world, dir, timeout: 40)
-                #expect(fallback.status == 0, "\(fallback.transcript)")
-                let values = try #require(fallback.events.first?["values"]?.array, "\(fallback.transcript)")
+                // Zephyr 2.5's hr has no Server Supported Features: the request is not sent.
+                let safe = dir.appendingPathComponent("safe.btsnoop")
+                let plain = try await rtstack(["read", heartAddress, "2A38,2A19", "--json", "--capture", safe.path], world, dir, timeout: 40)
+                #expect(plain.status == 0, "\(plain.transcript)")
+                let values = try #require(plain.events.first?["values"]?.array, "\(plain.transcript)")
                 #expect(values.compactMap { $0["uuid"]?.string } == ["2A38", "2A19"])
                 #expect(values.first?["value"]?.string == "01", "Body Sensor Location is Chest: \(values)")
                 let battery = try #require(values.last?["value"]?.string.flatMap { UInt8($0, radix: 16) })
                 #expect(battery <= 100, "battery level \(battery)")
-                let att = try await Self.attLines(capture)
-                #expect(att.count == 6, "\(att)")
-                #expect(att.first?.contains("Read Multiple Variable Request (0x20)") == true, "\(att)")
-                #expect(att.dropFirst().first?.contains("Request Not Supported (0x06)") == true, "\(att)")
-                #expect(att.dropFirst(2).filter { $0.contains("Read Request (0x0A)") }.count == 2, "\(att)")
+                let att = try await Self.attLines(safe)
+                #expect(!att.contains { $0.contains("(0x20)") }, "\(att)")
+                #expect(att.filter { $0.contains("Read Request (0x0A)") }.count == 2, "\(att)")
+
+                // Sent anyway: Zephyr answers Request Not Supported, and the handles are read one by one.
+                let forced = dir.appendingPathComponent("forced.btsnoop")
+                let fallback = try await rtstack(["read", heartAddress, "2A38,2A19", "--json", "--variable", "--capture", forced.path],
+                                                 world, dir, timeout: 40)
+                #expect(fallback.status == 0, "\(fallback.transcript)")
+                #expect(fallback.events.first?["values"]?.array?.first?["value"]?.string == "01", "\(fallback.transcript)")
+                let tried = try await Self.attLines(forced)
+                #expect(tried.count == 6, "\(tried)")
+                #expect(tried.first?.contains("Read Multiple Variable Request (0x20)") == true, "\(tried)")
+                #expect(tried.dropFirst().first?.contains("Request Not Supported (0x06)") == true, "\(tried)")
+                #expect(tried.dropFirst(2).filter { $0.contains("Read Request (0x0A)") }.count == 2, "\(tried)")
 
                 let fixed = try await rtstack(["read", heartAddress, "2A38,2A19", "--fixed"], world, dir, timeout: 40)
                 #expect(fixed.status == 0, "\(fixed.transcript)")
@@ -41,10 +52,12 @@ extension ZephyrIntegration {
                 let joined = line.split(separator: ":").last.map { $0.split(separator: " ") } ?? []
                 #expect(joined.count == 2 && joined.first == "01", "\(line)")
 
-                let strict = try await rtstack(["read", heartAddress, "2A38,2A19", "--no-fallback"], world, dir, timeout: 40)
+                let strict = try await rtstack(["read", heartAddress, "2A38,2A19", "--variable", "--no-fallback"], world, dir, timeout: 40)
                 #expect(strict.status == 1, "\(strict.transcript)")
                 #expect(strict.stderr.contains("Request Not Supported (0x06) for Read Multiple Variable Request (0x20)"), "\(strict.transcript)")
                 #expect(strict.stderr.contains("does not support Read Multiple Variable Length"), "\(strict.transcript)")
+                let unclaimed = try await rtstack(["read", heartAddress, "2A38,2A19", "--no-fallback"], world, dir, timeout: 40)
+                #expect(unclaimed.status == 1 && unclaimed.stderr.contains("does not set EATT Supported"), "\(unclaimed.transcript)")
             }
         }
 

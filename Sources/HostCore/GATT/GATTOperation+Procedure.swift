@@ -14,8 +14,8 @@ extension GATTOperation {
             return Self.checked(range, "Discover Characteristic Descriptors").map { DiscoverDescriptorsProcedure(range: $0) }
         case let .readMultiple(handles):
             return .success(ReadMultipleProcedure(handles: handles))
-        case let .readMultipleVariable(handles, fallback):
-            return .success(ReadMultipleVariableProcedure(handles: handles, fallback: fallback))
+        case let .readMultipleVariable(handles, when, fallback):
+            return .success(ReadMultipleVariableProcedure(handles: handles, when: when, fallback: fallback))
         case let .reliableWrite(writes):
             return .success(ReliableWriteProcedure(writes: writes))
         case let .signedWrite(write):

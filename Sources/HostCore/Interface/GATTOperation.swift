@@ -25,10 +25,12 @@ public enum GATTOperation: Sendable {
     /// knows each value's length can split.
     case readMultiple(handles: [UInt16])
     /// Read Multiple Variable Length Characteristic Values (§4.8.5): two or more handles, each
-    /// value returned with its length (`.values`). A server need not support it unless it
-    /// supports EATT; with `fallback`, a Request Not Supported answer makes the client read
-    /// the handles one by one instead, else the operation fails with that error.
-    case readMultipleVariable(handles: [UInt16], fallback: Bool)
+    /// value returned with its length (`.values`). A server must support it only if it
+    /// supports EATT, which it says in Server Supported Features (0x2B3A); `when` decides
+    /// whether that is read first. When the server does not support it (not claimed, or it
+    /// answers Request Not Supported), `fallback` reads the handles one by one instead;
+    /// without it the operation fails (`.unsupportedByPeer`, or the peer's Error Response).
+    case readMultipleVariable(handles: [UInt16], when: ReadMultipleVariablePolicy, fallback: Bool)
     case write(handle: UInt16, value: [UInt8])
     case writeWithoutResponse(handle: UInt16, value: [UInt8])
     /// Prepare Write + Execute Write (Vol 3, Part G, §4.9.4).
@@ -52,6 +54,20 @@ public enum GATTOperation: Sendable {
         if case let .subscribe(handle, _) = self { return handle }
         return nil
     }
+}
+
+/// When the GATT client sends ATT_READ_MULTIPLE_VARIABLE_REQ (Core Spec v5.4 Vol 3, Part G,
+/// §4.8.5), which a server without EATT need not support and may not even answer: BlueZ 5.66's
+/// btgatt-server reads the values and sends nothing (its ATT layer does not know the response
+/// opcode), so the request times out after 30 s and takes the bearer with it (Part F, §3.3.3).
+public enum ReadMultipleVariablePolicy: Sendable, Hashable {
+    /// Reads Server Supported Features (0x2B3A) first, and sends the request only when the
+    /// server sets EATT Supported (then it must answer it, Part G, §4.2). One request more,
+    /// never the risk of a silent server.
+    case ifServerSupportsEATT
+    /// Sends the request without asking: for servers known to support it without EATT (Bumble's
+    /// does), at the risk above.
+    case always
 }
 
 public enum SubscriptionMode: Sendable, Hashable {

@@ -9,31 +9,36 @@ import Dissector
 enum ReadCommand {
     static let spec = CommandSpec(
         name: "read",
-        usage: "rtstack read ADDRESS UUID|HANDLE[,UUID|HANDLE...] --adapter ADAPTER [--fixed] [--no-fallback] [--json]",
+        usage: "rtstack read ADDRESS UUID|HANDLE[,UUID|HANDLE...] --adapter ADAPTER [--fixed | --variable] [--no-fallback] [--json]",
         summary: "Read a characteristic by UUID or handle, or several at once (Read Multiple); decoded where rtstack knows it.",
         options: AdapterOptions.specs + [
             .init("fixed", "several handles: ATT Read Multiple Request; the values come back run together as one"),
+            .init("variable", "several handles: send Read Multiple Variable Length even to a peer that does not claim EATT (it may not answer for 30 s)"),
             .init("no-fallback", "several handles: fail if the peer does not support Read Multiple Variable Length, rather than read them one by one"),
             .init("json", "one JSON object"),
         ],
         positionals: 2...2,
         details: """
             Several handles (comma-separated, e.g. 0x0003,0x0016,2A19) are read with one ATT Read
-            Multiple Variable Length Request, each value with its own length. A server need not
-            support it unless it supports EATT; when it answers Request Not Supported rtstack
-            reads the handles one by one (or, with --no-fallback, fails). --fixed sends the older
-            Read Multiple Request instead, whose answer only splits for values of known length.
+            Multiple Variable Length Request, each value with its own length. A server need
+            support it only if it supports EATT, so rtstack first reads Server Supported Features
+            (0x2B3A) and sends the request only when the EATT bit is set; otherwise, or when the
+            server answers Request Not Supported, it reads the handles one by one (with
+            --no-fallback it fails instead). --variable sends the request without asking: some
+            servers support it without EATT, but one that does not may leave it unanswered until
+            the 30 s ATT timeout ends the link's ATT bearer. --fixed sends the older Read Multiple
+            Request, whose answer runs the values together.
             """)
 
     static func run(_ words: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
         let targets = try TargetSpec.list(args.positionals[1])
-        if targets.count == 1, args.flag("fixed") || args.flag("no-fallback") {
-            throw UsageError("--fixed and --no-fallback are for reading several handles at once (HANDLE,HANDLE,…)")
+        if targets.count == 1, args.flag("fixed") || args.flag("no-fallback") || args.flag("variable") {
+            throw UsageError("--fixed, --variable and --no-fallback are for reading several handles at once (HANDLE,HANDLE,…)")
         }
-        if args.flag("fixed"), args.flag("no-fallback") {
-            throw UsageError("--no-fallback is about Read Multiple Variable Length; --fixed does not use it")
+        if args.flag("fixed"), args.flag("no-fallback") || args.flag("variable") {
+            throw UsageError("--variable and --no-fallback are about Read Multiple Variable Length; --fixed does not use it")
         }
         let addressText = args.positionals[0]
         return await runCentralCommand(args, console) { cmd in
@@ -54,7 +59,8 @@ enum ReadCommand {
                     console.out.line(handles.map { Hex.number($0, width: 4) }.joined(separator: ",") + ": " + Hex.spaced(joined))
                 }
             } else {
-                let values = try await p.readMultipleVariable(handles: handles, fallback: !args.flag("no-fallback"))
+                let values = try await p.readMultipleVariable(handles: handles, when: args.flag("variable") ? .always : .ifServerSupportsEATT,
+                                                              fallback: !args.flag("no-fallback"))
                 show(values.indices.map { (values[$0].handle, found[$0].1, values[$0].value) }, args: args, console: console)
             }
             await p.disconnect()

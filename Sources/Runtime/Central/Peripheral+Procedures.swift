@@ -45,11 +45,14 @@ extension Peripheral {
     }
 
     /// Read Multiple Variable Length Characteristic Values (§4.8.5): each value with its handle,
-    /// in the order asked. With `fallback`, a peer that answers Request Not Supported is read
-    /// one handle at a time instead; without it that answer is the error
-    /// (`HostError.attErrorCode == .requestNotSupported`).
-    public func readMultipleVariable(handles: [UInt16], fallback: Bool = true) async throws -> [(handle: UInt16, value: [UInt8])] {
-        guard case let .values(v) = try await perform(.readMultipleVariable(handles: handles, fallback: fallback)) else {
+    /// in the order asked. By default the request is sent only to a server that claims EATT in
+    /// Server Supported Features (such a server must answer it), else the handles are read one
+    /// by one (`fallback`); `when: .always` sends it regardless (see `ReadMultipleVariablePolicy`
+    /// for the risk). Without `fallback` a server that does not support it is an error
+    /// (`HostError.unsupportedByPeer`, or its Request Not Supported).
+    public func readMultipleVariable(handles: [UInt16], when: ReadMultipleVariablePolicy = .ifServerSupportsEATT,
+                                     fallback: Bool = true) async throws -> [(handle: UInt16, value: [UInt8])] {
+        guard case let .values(v) = try await perform(.readMultipleVariable(handles: handles, when: when, fallback: fallback)) else {
             throw Self.noResult("Read Multiple Variable Length")
         }
         return v

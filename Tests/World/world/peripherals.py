@@ -140,6 +140,9 @@ class Peripheral:
             address=hci.Address(self.address),
             advertising_interval_min=world.adv_interval_ms,
             advertising_interval_max=world.adv_interval_ms,
+            # Bumble then adds Server Supported Features (0x2B3A) with EATT Supported and an
+            # EATT server; its GATT server answers Read Multiple Variable Length either way.
+            eatt_enabled=bool(getattr(world.options, 'eatt', False)),
         )
         self.device = Device(config=config, host=QuietHost(self.controller, AsyncPipeSink(self.controller)))
         self.device.add_services(self.services())

@@ -12,16 +12,25 @@ import Wire
 ///
 /// A server has to support this request only if it supports EATT (Part G, §4.2: the server
 /// sets EATT Supported in Server Supported Features, 0x2B3A); any other may answer Request Not
-/// Supported. With `fallback` the handles are then read one by one (Read, Read Blob while
-/// needed); without it the operation fails with that Error Response, for the caller to name.
+/// Supported, or nothing at all (`ReadMultipleVariablePolicy`). With `.ifServerSupportsEATT`
+/// that characteristic is read first (Read Using Characteristic UUID over the whole database,
+/// as the Database Hash is) and the request is only sent when the bit is set. When the server
+/// does not support it, `fallback` reads the handles one by one (Read, Read Blob while needed);
+/// without it the operation fails, naming why.
 final class ReadMultipleVariableProcedure: GATTProcedure {
+    /// EATT Supported, bit 0 of Server Supported Features (Vol 3, Part G, §7.4).
+    static let eattSupported: UInt8 = 0x01
+
     let handles: [UInt16]
+    let when: ReadMultipleVariablePolicy
     let fallback: Bool
     /// Values per index of `handles`, nil until answered.
     private var values: [[UInt8]?]
     /// Index of the first handle not answered yet.
     private var next = 0
     private enum Phase {
+        /// Reading Server Supported Features.
+        case features
         case multiple(Range<Int>)
         /// Completing the value at this index, which the server announced `length` octets long.
         case blob(index: Int, length: Int)
@@ -32,8 +41,9 @@ final class ReadMultipleVariableProcedure: GATTProcedure {
     /// The server answered Request Not Supported and the handles were read one by one.
     private(set) var fellBack = false
 
-    init(handles: [UInt16], fallback: Bool) {
+    init(handles: [UInt16], when: ReadMultipleVariablePolicy, fallback: Bool) {
         self.handles = handles
+        self.when = when
         self.fallback = fallback
         values = Array(repeating: nil, count: handles.count)
     }
@@ -42,6 +52,10 @@ final class ReadMultipleVariableProcedure: GATTProcedure {
         if handles.count < 2 {
             return .failed(ReadMultipleProcedure.refusal(handles, mtu: mtu, request: "Read Multiple Variable Request")
                 ?? .invalidState("no handles"))
+        }
+        if when == .ifServerSupportsEATT {
+            phase = .features
+            return .request(.readByTypeRequest(ATTAttributeTypeQuery(range: .all, attributeType: .serverSupportedFeatures)))
         }
         return nextStep(mtu: mtu)
     }
@@ -61,6 +75,8 @@ final class ReadMultipleVariableProcedure: GATTProcedure {
 
     func receive(_ response: ATTPDU, mtu: UInt16) -> GATTStep {
         switch phase {
+        case .features:
+            return receiveFeatures(response, mtu: mtu)
         case let .multiple(batch):
             return receiveMultiple(response, batch: batch, mtu: mtu)
         case let .blob(index, length):
@@ -72,6 +88,20 @@ final class ReadMultipleVariableProcedure: GATTProcedure {
             next = index + 1
             return nextStep(mtu: mtu)
         }
+    }
+
+    /// Server Supported Features, or its absence (Attribute Not Found, or any other answer that
+    /// is not the value): only EATT Supported makes the request one the server must answer.
+    private func receiveFeatures(_ response: ATTPDU, mtu: UInt16) -> GATTStep {
+        if case let .readByTypeResponse(list) = response, let first = list.first?.value.first,
+           first & Self.eattSupported != 0 {
+            return nextStep(mtu: mtu)
+        }
+        guard fallback else {
+            return .failed(.unsupportedByPeer("it does not set EATT Supported in Server Supported Features (0x2B3A), so it need not support Read Multiple Variable Length (Core Spec v5.4 Vol 3, Part G, §4.2), and nothing was sent; read the handles one by one, with Read Multiple, or send the request anyway"))
+        }
+        fellBack = true
+        return nextStep(mtu: mtu)
     }
 
     private func receiveMultiple(_ response: ATTPDU, batch: Range<Int>, mtu: UInt16) -> GATTStep {
