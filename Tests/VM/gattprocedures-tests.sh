@@ -73,7 +73,7 @@ gp_reliable_write() {
     fresh_heart
     rt 40 rw2-$b write "$A1/public" 2A00 $short 2A39 01 --reliable --adapter hci0 $(bargs $b) $STATE
     heart_log >$T/rw2-$b.peer
-    if [ $rc = 1 ] && grep -q "Invalid Attribute Value Length (0x0D) for Prepare Write Request (0x16)" $T/rw2-$b.err \
+    if [ $rc = 1 ] && grep -qi "Invalid Attribute Value Length (0x0D) for Prepare Write Request (0x16)" $T/rw2-$b.err \
         && ! grep -q "Energy Expended value reset" $T/rw2-$b.peer; then
         ok "$(bname $b): write 2A00 … 2A39 … --reliable: the control point's part is refused after the name's was queued; the queue is cancelled"
         head -1 $T/rw2-$b.err | sed 's/^/    /'
