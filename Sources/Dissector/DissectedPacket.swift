@@ -16,6 +16,13 @@ public struct DissectedPacket: Sendable {
     public var code: String
     /// Connection handle of ACL/SCO/ISO data, and of events that carry one.
     public var connectionHandle: UInt16?
+    /// The adapter (`hciN`) of a Linux monitor capture; nil where the source has one adapter.
+    public var adapterIndex: UInt16?
+    /// The remote device the packet concerns: the peer of its connection (from the connection
+    /// events seen), or the advertiser of an advertising report.
+    public var peer: DeviceAddress?
+    /// The dynamic L2CAP channel (CID 0x0040 and up) of an ACL packet whose frame ended on one.
+    public var channel: UInt16?
     /// The headline's summary. Kept as bytes: the renderers copy it out as it is, and a
     /// `String` per packet cost an allocation and a copy more.
     public var summaryText: TextBuffer
@@ -62,6 +69,9 @@ public struct DissectedPacket: Sendable {
         self.name = ""
         self.code = ""
         self.connectionHandle = nil
+        self.adapterIndex = nil
+        self.peer = nil
+        self.channel = nil
         self.summaryText.removeAll()
         self.fields.removeAll()
         self.att = nil
@@ -79,6 +89,10 @@ public struct ATTSummary: Sendable {
     public var value: ArraySlice<UInt8>?
     /// The characteristic behind `handle`, when a discovery in the same capture showed it.
     public var characteristic: BluetoothUUID?
+    /// `characteristic` came from a GATT cache, not from the capture.
+    public var characteristicFromCache = false
+    /// The EATT channel (host-side CID) the PDU travelled on; nil for the fixed channel 0x0004.
+    public var bearer: UInt16?
     /// Decoded sensor value line, e.g. "72 bpm", when a decoder knows the characteristic.
     public var decodedValue: String?
 

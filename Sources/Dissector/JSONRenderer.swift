@@ -1,4 +1,5 @@
 import Wire
+import Capture
 
 /// JSON Lines form of a packet: the fixed keys scripts rely on (index, time, direction, type,
 /// name, hex; handle and att for ATT traffic), then summary, fields and errors.
@@ -27,6 +28,10 @@ public struct JSONRenderer: Sendable {
         JSONText.plain(p.direction.jsonName, into: &out)
         out.append(",\"type\":")
         JSONText.plain(p.type.name, into: &out)
+        if let a = p.adapterIndex {
+            out.append(",\"adapter\":")
+            out.appendDecimal(Int(a))
+        }
         out.append(",\"name\":")
         JSONText.string(p.name, into: &out)
         if !p.code.isEmpty {
@@ -36,6 +41,10 @@ public struct JSONRenderer: Sendable {
         if let h = p.connectionHandle {
             out.append(",\"handle\":")
             out.appendDecimal(Int(h))
+        }
+        if let c = p.channel {
+            out.append(",\"cid\":")
+            out.appendDecimal(Int(c))
         }
         if !p.summaryText.isEmpty {
             out.append(",\"summary\":")
@@ -52,6 +61,10 @@ public struct JSONRenderer: Sendable {
                 out.append(",\"handle\":")
                 out.appendDecimal(Int(h))
             }
+            if let b = a.bearer {
+                out.append(",\"bearer\":\"eatt\",\"bearer_cid\":")
+                out.appendDecimal(Int(b))
+            }
             if let v = a.value {
                 out.append(",\"value\":")
                 hex(v, into: &out)
@@ -61,6 +74,7 @@ public struct JSONRenderer: Sendable {
                 out.append(",\"uuid\":\"")
                 out.append(c)
                 out.append(byte: 0x22)
+                if a.characteristicFromCache { out.append(",\"uuid_source\":\"gatt-cache\"") }
             }
             if let d = a.decodedValue {
                 out.append(",\"decoded\":")
@@ -68,29 +82,70 @@ public struct JSONRenderer: Sendable {
             }
             out.append(byte: 0x7D)
         }
-        if includeFields, !p.fields.isEmpty {
-            out.append(",\"fields\":[")
-            p.fields.text.withUnsafeBufferPointer { text in
-                for (i, s) in p.fields.spans.enumerated() {
-                    // Label, `: ` and value lie together in the line: one scan covers both.
-                    let both = s.label.lowerBound..<max(s.label.upperBound, s.value.upperBound)
-                    JSONText.field(level: s.level, label: UnsafeBufferPointer(rebasing: text[s.label]),
-                                   value: UnsafeBufferPointer(rebasing: text[s.value]),
-                                   clean: !JSONText.needsEscaping(UnsafeBufferPointer(rebasing: text[both])),
-                                   first: i == 0, into: &out)
-                }
-            }
-            out.append(byte: 0x5D)
-        }
-        if !p.errors.isEmpty {
-            out.append(",\"errors\":[")
-            for (i, e) in p.errors.enumerated() {
-                if i > 0 { out.append(byte: 0x2C) }
-                JSONText.string(e, into: &out)
-            }
-            out.append(byte: 0x5D)
-        }
+        appendFields(p.fields, into: &out)
+        appendErrors(p.errors, into: &out)
         out.append(byte: 0x7D)
+    }
+
+    private func appendFields(_ fields: FieldList, into out: inout TextBuffer) {
+        guard includeFields, !fields.isEmpty else { return }
+        out.append(",\"fields\":[")
+        fields.text.withUnsafeBufferPointer { text in
+            for (i, s) in fields.spans.enumerated() {
+                // Label, `: ` and value lie together in the line: one scan covers both.
+                let both = s.label.lowerBound..<max(s.label.upperBound, s.value.upperBound)
+                JSONText.field(level: s.level, label: UnsafeBufferPointer(rebasing: text[s.label]),
+                               value: UnsafeBufferPointer(rebasing: text[s.value]),
+                               clean: !JSONText.needsEscaping(UnsafeBufferPointer(rebasing: text[both])),
+                               first: i == 0, into: &out)
+            }
+        }
+        out.append(byte: 0x5D)
+    }
+
+    private func appendErrors(_ errors: [String], into out: inout TextBuffer) {
+        guard !errors.isEmpty else { return }
+        out.append(",\"errors\":[")
+        for (i, e) in errors.enumerated() {
+            if i > 0 { out.append(byte: 0x2C) }
+            JSONText.string(e, into: &out)
+        }
+        out.append(byte: 0x5D)
+    }
+
+    /// A monitor frame without an HCI packet: `"type":"monitor"`, the adapter (absent for frames
+    /// about no adapter), name, code (the monitor opcode), summary, hex of the payload, fields.
+    public func render(_ n: DissectedNote, into out: inout TextBuffer) {
+        out.append("{\"index\":")
+        out.appendDecimal(n.index)
+        out.append(",\"time\":")
+        JSONText.number(n.relativeTime, decimals: 6, into: &out)
+        out.append(",\"timestamp_us\":")
+        out.appendDecimal(Int(n.timestampMicros))
+        out.append(",\"type\":\"monitor\"")
+        if n.adapterIndex != MonitorFrame.noAdapter {
+            out.append(",\"adapter\":")
+            out.appendDecimal(Int(n.adapterIndex))
+        }
+        out.append(",\"name\":")
+        JSONText.string(n.name, into: &out)
+        out.append(",\"code\":")
+        out.appendDecimal(Int(n.opcode.rawValue))
+        if !n.summary.isEmpty {
+            out.append(",\"summary\":")
+            JSONText.string(n.summary, into: &out)
+        }
+        out.append(",\"hex\":")
+        hex(n.payload, into: &out)
+        appendFields(n.fields, into: &out)
+        appendErrors(n.errors, into: &out)
+        out.append(byte: 0x7D)
+    }
+
+    public func render(_ n: DissectedNote) -> String {
+        var out = TextBuffer()
+        render(n, into: &out)
+        return out.string
     }
 
     private func hex(_ bytes: ArraySlice<UInt8>, into out: inout TextBuffer) {
