@@ -46,7 +46,7 @@ public struct DecodeStatistics: Sendable {
         if let att = p.att, let h = p.connectionHandle {
             if att.opcode == 0x1B { notificationsPerLink[LinkID(adapter: p.adapterIndex, handle: h), default: 0] += 1 }
             if att.opcode == 0x1D { indicationsPerLink[LinkID(adapter: p.adapterIndex, handle: h), default: 0] += 1 }
-            if att.bearer != nil { eattPDUs += 1 }
+            if att.bearerIsEnhanced { eattPDUs += 1 }
         }
         if !p.errors.isEmpty { countErrors(p.errors, index: p.index) }
     }

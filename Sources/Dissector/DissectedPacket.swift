@@ -91,8 +91,12 @@ public struct ATTSummary: Sendable {
     public var characteristic: BluetoothUUID?
     /// `characteristic` came from a GATT cache, not from the capture.
     public var characteristicFromCache = false
-    /// The EATT channel (host-side CID) the PDU travelled on; nil for the fixed channel 0x0004.
+    /// The credit-based channel (host-side CID) the PDU travelled on; nil for the fixed
+    /// channel 0x0004.
     public var bearer: UInt16?
+    /// `bearer` is an Enhanced Credit Based Flow Control channel, i.e. an EATT bearer proper
+    /// (false: an LE credit-based channel to the EATT SPSM).
+    public var bearerIsEnhanced = false
     /// Decoded sensor value line, e.g. "72 bpm", when a decoder knows the characteristic.
     public var decodedValue: String?
 

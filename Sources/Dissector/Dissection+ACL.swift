@@ -83,6 +83,7 @@ extension Dissection {
                     if segments { p.fields.add("SDU", "\(sdu.count) bytes, reassembled") }
                 }
                 dissectATT(sdu, handle: frame.handle, bearer: ep.bearer, &p)
+                p.att?.bearerIsEnhanced = ep.enhanced
             } else {
                 p.name = "L2CAP K-frame"
                 p.code = Hex.number(cid, width: 4)

@@ -62,7 +62,7 @@ public struct JSONRenderer: Sendable {
                 out.appendDecimal(Int(h))
             }
             if let b = a.bearer {
-                out.append(",\"bearer\":\"eatt\",\"bearer_cid\":")
+                out.append(a.bearerIsEnhanced ? ",\"bearer\":\"eatt\",\"bearer_cid\":" : ",\"bearer\":\"le-credit\",\"bearer_cid\":")
                 out.appendDecimal(Int(b))
             }
             if let v = a.value {
