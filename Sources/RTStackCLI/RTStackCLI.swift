@@ -19,6 +19,7 @@ public enum RTStackCLI {
         (WriteCommand.spec, WriteCommand.run),
         (SubscribeCommand.spec, SubscribeCommand.run),
         (DecodeCommand.spec, { (a, c) throws(UsageError) in try DecodeCommand.run(a, c) }),
+        (MonitorCommand.spec, { (a, c) throws(UsageError) in try MonitorCommand.run(a, c) }),
         (AdaptersCommand.spec, AdaptersCommand.run),
     ]
 

@@ -20,6 +20,8 @@ public struct HCISocketError: Error, Sendable, Hashable, CustomStringConvertible
         case bringUp = "bring the adapter back up"
         /// A management-channel request.
         case management = "query the management interface"
+        /// `bind` to `HCI_CHANNEL_MONITOR` (what btmon reads), or reading from it.
+        case monitor = "open the monitor channel"
     }
 
     /// The adapter index (`hciN`), nil for requests about no adapter in particular.
@@ -65,6 +67,10 @@ public struct HCISocketError: Error, Sendable, Hashable, CustomStringConvertible
                 + "(another rtstack, a Bumble or btproxy process), or bluetoothd is using it. "
                 + "Stop that program, or stop bluetoothd ('systemctl stop bluetooth'), or power the adapter "
                 + "off for BlueZ ('btmgmt --index \(n) power off')"
+        case EPERM where operation == .monitor, EACCES where operation == .monitor:
+            return "permission denied (\(code)) while trying to \(operation.rawValue): the HCI monitor channel "
+                + "needs CAP_NET_RAW. Run as root, or grant it once: sudo setcap cap_net_raw+ep $(which rtstack) "
+                + "(cap_net_admin,cap_net_raw+ep also lets --adapter hciN take a user channel)"
         case EPERM, EACCES:
             return "\(subject): permission denied (\(code)) while trying to \(operation.rawValue): the HCI user channel "
                 + "needs CAP_NET_ADMIN and CAP_NET_RAW. Run as root, or grant them once: "
