@@ -258,6 +258,7 @@ else
     bad "adapter found up" "exit $rc"; show $T/before $T/e $T/after
 fi
 
+[ -f /monitor-tests.sh ] && . /monitor-tests.sh && monitor_tests   # Tests/VM/monitor-tests.sh
 kill $G1 $G2 $HOLD $BTVIRT 2>/dev/null
 echo "VMTEST DONE passed=$pass failed=$fail"
 [ $fail = 0 ]
