@@ -23,6 +23,12 @@ public struct DissectedPacket: Sendable {
     public var peer: DeviceAddress?
     /// The dynamic L2CAP channel (CID 0x0040 and up) of an ACL packet whose frame ended on one.
     public var channel: UInt16?
+    /// Packets with the same id were decoded to the same name, summary and fields (a repeated
+    /// advertising report): a renderer may reuse what it made of the first. Nil for others.
+    public var decodingID: Int?
+    /// The one entry of `fields` that may differ between packets with the same `decodingID`
+    /// (an advertising report's RSSI); nil when all of them are the same.
+    public var decodingVariableField: Int?
     /// The headline's summary. Kept as bytes: the renderers copy it out as it is, and a
     /// `String` per packet cost an allocation and a copy more.
     public var summaryText: TextBuffer
@@ -72,6 +78,8 @@ public struct DissectedPacket: Sendable {
         self.adapterIndex = nil
         self.peer = nil
         self.channel = nil
+        self.decodingID = nil
+        self.decodingVariableField = nil
         self.summaryText.removeAll()
         self.fields.removeAll()
         self.att = nil

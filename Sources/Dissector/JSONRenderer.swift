@@ -16,8 +16,75 @@ public struct JSONRenderer: Sendable {
         return out.string
     }
 
+    /// The `fields` arrays already written for repeated decodings (`decodingID`), so that a
+    /// flood of repeated advertising reports writes each array once, and afterwards only the
+    /// value that changes (`decodingVariableField`). Bounded.
+    public struct FieldsMemo: Sendable {
+        fileprivate struct Fragment: Sendable {
+            var text: TextBuffer
+            /// Where the variable field's value lies in `text`.
+            var variable: Range<Int>?
+        }
+
+        fileprivate var fragments: [Int: Fragment] = [:]
+        public init() {}
+    }
+
+    /// `render(_:into:)`, reusing the `fields` array of an earlier packet with the same
+    /// `decodingID`.
+    public func render(_ p: DissectedPacket, into out: inout TextBuffer, memo: inout FieldsMemo) {
+        guard let id = p.decodingID, includeFields else {
+            render(p, into: &out)
+            return
+        }
+        renderHead(p, into: &out)
+        if let fragment = memo.fragments[id], replay(fragment, p, into: &out) {
+            // written
+        } else {
+            var text = TextBuffer()
+            let variable = appendFields(p.fields, into: &text, noting: p.decodingVariableField)
+            out.append(text)
+            if p.decodingVariableField == nil || variable != nil {
+                if memo.fragments.count >= RepeatedEventMemo.capacity { memo.fragments.removeAll(keepingCapacity: true) }
+                memo.fragments[id] = FieldsMemo.Fragment(text: text, variable: variable)
+            }
+        }
+        appendErrors(p.errors, into: &out)
+        out.append(byte: 0x7D)
+    }
+
+    /// Writes `fragment` with `p`'s value of the variable field; false (nothing written) when
+    /// the two do not fit together or the value would need escaping.
+    private func replay(_ fragment: FieldsMemo.Fragment, _ p: DissectedPacket, into out: inout TextBuffer) -> Bool {
+        guard let range = fragment.variable else {
+            guard p.decodingVariableField == nil else { return false }
+            out.append(fragment.text)
+            return true
+        }
+        guard let index = p.decodingVariableField, p.fields.spans.indices.contains(index) else { return false }
+        let span = p.fields.spans[index]
+        return p.fields.text.withUnsafeBufferPointer { t in
+            let value = UnsafeBufferPointer(rebasing: t[span.value])
+            guard !JSONText.needsEscaping(value) else { return false }
+            fragment.text.withUnsafeBufferPointer { f in
+                out.append(bytes: UnsafeBufferPointer(rebasing: f[0..<range.lowerBound]))
+                out.append(bytes: value)
+                out.append(bytes: UnsafeBufferPointer(rebasing: f[range.upperBound...]))
+            }
+            return true
+        }
+    }
+
     /// Appends the packet's object (without a line end) to `out`.
     public func render(_ p: DissectedPacket, into out: inout TextBuffer) {
+        renderHead(p, into: &out)
+        appendFields(p.fields, into: &out)
+        appendErrors(p.errors, into: &out)
+        out.append(byte: 0x7D)
+    }
+
+    /// Everything before the fields.
+    private func renderHead(_ p: DissectedPacket, into out: inout TextBuffer) {
         out.append("{\"index\":")
         out.appendDecimal(p.index)
         out.append(",\"time\":")
@@ -82,25 +149,34 @@ public struct JSONRenderer: Sendable {
             }
             out.append(byte: 0x7D)
         }
-        appendFields(p.fields, into: &out)
-        appendErrors(p.errors, into: &out)
-        out.append(byte: 0x7D)
     }
 
-    private func appendFields(_ fields: FieldList, into out: inout TextBuffer) {
-        guard includeFields, !fields.isEmpty else { return }
+    /// Appends `,"fields":[…]`; returns where the value of entry `noting` lies in `out` (nil
+    /// when not asked, or when that value needed escaping).
+    @discardableResult
+    private func appendFields(_ fields: FieldList, into out: inout TextBuffer, noting: Int? = nil) -> Range<Int>? {
+        guard includeFields, !fields.isEmpty else { return nil }
+        var noted: Range<Int>?
         out.append(",\"fields\":[")
         fields.text.withUnsafeBufferPointer { text in
+            // Nearly always nothing in the whole list needs escaping: one scan then says so
+            // for every field.
+            let allClean = !JSONText.needsEscaping(text, lineFeeds: fields.spans.count)
             for (i, s) in fields.spans.enumerated() {
                 // Label, `: ` and value lie together in the line: one scan covers both.
                 let both = s.label.lowerBound..<max(s.label.upperBound, s.value.upperBound)
+                let clean = allClean || !JSONText.needsEscaping(UnsafeBufferPointer(rebasing: text[both]))
                 JSONText.field(level: s.level, label: UnsafeBufferPointer(rebasing: text[s.label]),
                                value: UnsafeBufferPointer(rebasing: text[s.value]),
-                               clean: !JSONText.needsEscaping(UnsafeBufferPointer(rebasing: text[both])),
-                               first: i == 0, into: &out)
+                               clean: clean, first: i == 0, into: &out)
+                if i == noting, clean {
+                    // The entry ends with the value, its closing quote and brace.
+                    noted = (out.count - 2 - s.value.count)..<(out.count - 2)
+                }
             }
         }
         out.append(byte: 0x5D)
+        return noted
     }
 
     private func appendErrors(_ errors: [String], into out: inout TextBuffer) {

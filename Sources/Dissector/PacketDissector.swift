@@ -94,6 +94,8 @@ struct Dissection {
     private var eventNames = [String?](repeating: nil, count: 256)
     private var leEventNames = [String?](repeating: nil, count: 256)
     var attNames = [String?](repeating: nil, count: 256)
+    /// Advertising reports seen before, with what they decoded to.
+    private var repeatedEvents = RepeatedEventMemo()
 
     init(collectFields: Bool, options: DissectorOptions) {
         self.collectFields = collectFields
@@ -187,6 +189,16 @@ struct Dissection {
     // MARK: Events
 
     private mutating func dissectEvent(_ p: inout DissectedPacket) {
+        if RepeatedEventMemo.applies(to: p.bytes) {
+            if repeatedEvents.replay(into: &p) { return }
+            decodeEvent(&p)
+            repeatedEvents.remember(&p)
+            return
+        }
+        decodeEvent(&p)
+    }
+
+    private mutating func decodeEvent(_ p: inout DissectedPacket) {
         let event: HCIEvent
         do {
             event = try HCIEvent(bytes: p.bytes)

@@ -12,6 +12,7 @@ final class Presenter {
     private let text: TextRenderer
     private let jsonRenderer: JSONRenderer
     private(set) var advertising: AdvertisingSummary?
+    private var jsonMemo = JSONRenderer.FieldsMemo()
 
     init(json: Bool, hex: Bool, brief: Bool, summaryOnly: Bool, filter: PacketFilter, advertisingSummary: Bool,
          out: OutputStream) {
@@ -29,7 +30,7 @@ final class Presenter {
         if advertising?.add(p) == true { return }
         if json {
             out.append(text: { line in
-                jsonRenderer.render(p, into: &line)
+                jsonRenderer.render(p, into: &line, memo: &jsonMemo)
                 line.append(byte: 0x0A)
             })
         } else {
