@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers (imports point down only): rtstack → RTStackCLI → Runtime / Dissector → Sensors → HostCore → Capture → Wire.
-// CBluetooth is imported by Runtime only. See Docs/architecture.md.
+// CBluetooth is imported by Runtime only; CNettle by SecurityCrypto only (HostCore's pairing
+// state machine takes its crypto through the SecurityCryptography protocol). See Docs/architecture.md.
 let package = Package(
     name: "rtstack",
     products: [
@@ -19,12 +20,22 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libbluetooth-dev"])]
         ),
+        // Nettle (AES, AES-CMAC) and Hogweed over GMP (P-256) for the Security Manager. Linked from
+        // the static archives: the board binary must not need them installed, and they cost
+        // about 0.2 MB where a static OpenSSL libcrypto costs 3.8 MB (Docs/security.md).
+        .systemLibrary(
+            name: "CNettle",
+            pkgConfig: nil,
+            providers: [.apt(["nettle-dev", "libgmp-dev"])]
+        ),
         .target(name: "Wire"),
         .target(name: "Capture", dependencies: ["Wire"]),
         .target(name: "HostCore", dependencies: ["Wire"]),
         .target(name: "Sensors", dependencies: ["Wire"]),
         .target(name: "Dissector", dependencies: ["Wire", "Capture", "Sensors"]),
         .target(name: "RunTracker", dependencies: ["Wire", "HostCore", "Sensors"]),
+        .target(name: "SecurityCrypto", dependencies: ["HostCore", "Wire", "CNettle"],
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
@@ -40,11 +51,12 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "TestSupport"]),
+        .testTarget(name: "SecurityTests", dependencies: ["HostCore", "SecurityCrypto", "Runtime", "Wire", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire", "TestSupport"]),
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Wire", "Capture"]),
         .testTarget(name: "ReplayTests", dependencies: ["HostCore", "RunTracker", "Capture", "Wire", "Sensors"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "Sensors", "Wire", "RunTracker"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker"]),
     ],
     swiftLanguageModes: [.v6]
 )
