@@ -38,6 +38,17 @@ public struct DissectedPacket: Sendable {
     public var errors: [String]
     /// The packet's bytes after the H4 indicator.
     public var bytes: ArraySlice<UInt8>
+    /// Octets of `bytes` (offsets from its start) that hold key material the decoder was told
+    /// not to show: the renderers write them as `00` in hex dumps and in JSON's `hex`.
+    public var redactedBytes: Range<Int>?
+
+    /// `bytes`, with `redactedBytes` zeroed: what hex dumps show.
+    public var shownBytes: ArraySlice<UInt8> {
+        guard let r = redactedBytes, r.lowerBound >= 0, r.upperBound <= bytes.count else { return bytes }
+        var copy = Array(bytes)
+        for i in r { copy[i] = 0 }
+        return copy[...]
+    }
 
     public init(index: Int, timestampMicros: Int64, relativeTime: Double, direction: Direction,
                 type: H4PacketType, bytes: ArraySlice<UInt8>) {
@@ -80,6 +91,7 @@ public struct DissectedPacket: Sendable {
         self.channel = nil
         self.decodingID = nil
         self.decodingVariableField = nil
+        self.redactedBytes = nil
         self.summaryText.removeAll()
         self.fields.removeAll()
         self.att = nil

@@ -27,6 +27,7 @@ extension Dissection {
         switch frame.channelID {
         case .att: dissectATT(frame.payload, handle: frame.handle, bearer: nil, &p)
         case .leSignaling: dissectSignaling(frame, &p)
+        case .securityManager: dissectSMP(frame, &p)
         case let cid where cid.isLEDynamic: dissectKFrame(frame, &p)
         default:
             p.name = "L2CAP " + frame.channelID.name
@@ -48,6 +49,51 @@ extension Dissection {
         } catch {
             p.name = "LE Signaling"
             p.errors.append("LE signaling: \(error)")
+        }
+    }
+
+    /// A Security Manager PDU (CID 0x0006). Keys (LTK, IRK, CSRK) only with `--show-keys`.
+    private mutating func dissectSMP(_ frame: L2CAPFrame, _ p: inout DissectedPacket) {
+        let pdu: SMPPDU
+        do {
+            pdu = try SMPPDU.decode(frame.payload)
+        } catch {
+            p.name = "SMP"
+            if let code = frame.payload.first {
+                p.name = "SMP " + SMPCode(code).name
+                p.code = Dissection.byteCodes[Int(code)]
+            }
+            p.errors.append("SMP: \(error)")
+            if collectFields { p.fields.add("Data", Self.bytesText(frame.payload)) }
+            return
+        }
+        p.name = "SMP " + pdu.name
+        p.code = Dissection.byteCodes[Int(pdu.code.rawValue)]
+        let keys: SMPKeyVisibility = options.showKeys ? .shown : .redacted
+        if pdu.carriesKey && keys == .shown {
+            // The summary never holds a key; with --show-keys the headline does.
+            var fields = FieldList()
+            pdu.describeFields(into: &fields, keys: .shown)
+            p.summary = "key " + (fields.entries.last?.value ?? "")
+        } else {
+            p.summary = pdu.summary
+        }
+        if collectFields { pdu.describeFields(into: &p.fields, keys: keys) }
+        if pdu.carriesKey && keys == .redacted, let r = Self.offsets(of: frame.payload.dropFirst(), in: p.bytes) {
+            p.redactedBytes = r
+            if collectFields { p.fields.add("Redacted", "octets \(r.lowerBound)–\(r.upperBound - 1) (the key) show as 00 in hex; --show-keys shows them") }
+        }
+    }
+
+    /// Where `part` lies in `whole` when it is a slice of the same storage (an L2CAP frame that
+    /// came in this one ACL packet); nil for a frame reassembled from several.
+    static func offsets(of part: ArraySlice<UInt8>, in whole: ArraySlice<UInt8>) -> Range<Int>? {
+        whole.withUnsafeBufferPointer { w in
+            part.withUnsafeBufferPointer { p -> Range<Int>? in
+                guard let wb = w.baseAddress, let pb = p.baseAddress, pb >= wb, pb + p.count <= wb + w.count else { return nil }
+                let start = pb - wb
+                return start..<(start + p.count)
+            }
         }
     }
 

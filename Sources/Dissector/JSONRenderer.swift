@@ -118,7 +118,16 @@ public struct JSONRenderer: Sendable {
             p.summaryText.withUnsafeBufferPointer { JSONText.quoted($0, into: &out) }
         }
         out.append(",\"hex\":")
-        hex(p.bytes, into: &out)
+        if let r = p.redactedBytes {
+            hex(p.shownBytes, into: &out)
+            out.append(",\"redacted\":[")
+            out.appendDecimal(r.lowerBound)
+            out.append(byte: 0x2C)
+            out.appendDecimal(r.upperBound)
+            out.append(byte: 0x5D)
+        } else {
+            hex(p.bytes, into: &out)
+        }
         if let a = p.att {
             out.append(",\"att\":{\"opcode\":")
             out.appendDecimal(Int(a.opcode))

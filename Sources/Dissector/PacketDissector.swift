@@ -169,8 +169,8 @@ struct Dissection {
         } else if let peer = CommandConnectionHandle.peer(cmd.opcode, cmd.parameters) {
             p.peer = peer
         }
-        if KeyRedaction.carriesKey(cmd.opcode), !options.showKeys {
-            KeyRedaction.describeRedacted(cmd, into: &p, collectFields: collectFields)
+        if KeyCommands.handles(cmd.opcode) {
+            KeyCommands.describe(cmd, keys: options.showKeys ? .shown : .redacted, into: &p, collectFields: collectFields)
             return
         }
         switch HCICommandCatalog.decodeParameters(opcode: cmd.opcode, cmd.parameters) {

@@ -77,7 +77,7 @@ public struct TextRenderer: Sendable {
             out.append(byte: 0x0A)
         }
         if hexDump {
-            HexDump.append(p.bytes, indent: 8, to: &out)
+            HexDump.append(p.redactedBytes == nil ? p.bytes : p.shownBytes, indent: 8, to: &out)
         }
     }
 
