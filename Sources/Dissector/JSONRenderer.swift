@@ -85,12 +85,7 @@ public struct JSONRenderer: Sendable {
 
     /// Everything before the fields.
     private func renderHead(_ p: DissectedPacket, into out: inout TextBuffer) {
-        out.append("{\"index\":")
-        out.appendDecimal(p.index)
-        out.append(",\"time\":")
-        JSONText.number(p.relativeTime, decimals: 6, into: &out)
-        out.append(",\"timestamp_us\":")
-        out.appendDecimal(Int(p.timestampMicros))
+        Self.openObject(index: p.index, relativeTime: p.relativeTime, timestampMicros: p.timestampMicros, into: &out)
         out.append(",\"direction\":")
         JSONText.plain(p.direction.jsonName, into: &out)
         out.append(",\"type\":")
@@ -188,6 +183,16 @@ public struct JSONRenderer: Sendable {
         return noted
     }
 
+    /// `{"index":N,"time":S,"timestamp_us":N`: how every line starts.
+    private static func openObject(index: Int, relativeTime: Double, timestampMicros: Int64, into out: inout TextBuffer) {
+        out.append("{\"index\":")
+        out.appendDecimal(index)
+        out.append(",\"time\":")
+        JSONText.number(relativeTime, decimals: 6, into: &out)
+        out.append(",\"timestamp_us\":")
+        out.appendDecimal(Int(timestampMicros))
+    }
+
     private func appendErrors(_ errors: [String], into out: inout TextBuffer) {
         guard !errors.isEmpty else { return }
         out.append(",\"errors\":[")
@@ -201,12 +206,7 @@ public struct JSONRenderer: Sendable {
     /// A monitor frame without an HCI packet: `"type":"monitor"`, the adapter (absent for frames
     /// about no adapter), name, code (the monitor opcode), summary, hex of the payload, fields.
     public func render(_ n: DissectedNote, into out: inout TextBuffer) {
-        out.append("{\"index\":")
-        out.appendDecimal(n.index)
-        out.append(",\"time\":")
-        JSONText.number(n.relativeTime, decimals: 6, into: &out)
-        out.append(",\"timestamp_us\":")
-        out.appendDecimal(Int(n.timestampMicros))
+        Self.openObject(index: n.index, relativeTime: n.relativeTime, timestampMicros: n.timestampMicros, into: &out)
         out.append(",\"type\":\"monitor\"")
         if n.adapterIndex != MonitorFrame.noAdapter {
             out.append(",\"adapter\":")

@@ -236,16 +236,10 @@ struct Dissection {
             p.peer = tables.peers[d.connectionHandle]
             _ = tables.reassembler.reset(handle: d.connectionHandle)
             tables.links[d.connectionHandle]?.disconnected()
-        case .encryptionChangeV1(let e):
-            p.peer = tables.peers[e.connectionHandle]
-        case .encryptionChangeV2(let e):
-            p.peer = tables.peers[e.connectionHandle]
-        case .encryptionKeyRefreshComplete(let e):
-            p.peer = tables.peers[e.connectionHandle]
         case .le(let le):
             dissectLEMeta(le, &p)
         default:
-            break
+            if let handle = EventConnection.handle(of: event) { p.peer = tables.peers[handle] }
         }
     }
 
@@ -274,37 +268,18 @@ struct Dissection {
     }
 
     private mutating func dissectLEMeta(_ le: LEMetaEvent, _ p: inout DissectedPacket) {
-        switch le {
-        case .connectionComplete(let c) where c.status.isSuccess:
-            p.connectionHandle = c.connectionHandle
-            p.peer = c.peer
-            connectionOpened(handle: c.connectionHandle, peer: c.peer)
-        case .enhancedConnectionCompleteV1(let c) where c.status.isSuccess:
-            p.connectionHandle = c.connectionHandle
-            p.peer = c.peer
-            connectionOpened(handle: c.connectionHandle, peer: c.peer)
-        case .enhancedConnectionCompleteV2(let c) where c.status.isSuccess:
-            p.connectionHandle = c.connectionHandle
-            p.peer = c.peer
-            connectionOpened(handle: c.connectionHandle, peer: c.peer)
-        case .longTermKeyRequest(let e):
-            p.peer = tables.peers[e.connectionHandle]
-        case .connectionUpdateComplete(let e):
-            p.peer = tables.peers[e.connectionHandle]
-        case .readRemoteFeaturesComplete(let e):
-            p.peer = tables.peers[e.connectionHandle]
-        case .dataLengthChange(let e):
-            p.peer = tables.peers[e.connectionHandle]
-        case .phyUpdateComplete(let e):
-            p.peer = tables.peers[e.connectionHandle]
-        case .remoteConnectionParameterRequest(let e):
-            p.peer = tables.peers[e.connectionHandle]
-        case .advertisingReport(let e) where options.resolvesAdvertisers:
-            for r in e.reports { p.peer = r.advertiser; break }
-        case .extendedAdvertisingReport(let e) where options.resolvesAdvertisers:
-            for r in e.reports { p.peer = r.advertiser; break }
-        default:
-            break
+        if let (handle, peer) = EventConnection.opened(by: le) {
+            p.connectionHandle = handle
+            p.peer = peer
+            connectionOpened(handle: handle, peer: peer)
+        } else if let handle = EventConnection.handle(of: le) {
+            p.peer = tables.peers[handle]
+        } else if options.resolvesAdvertisers {
+            switch le {
+            case .advertisingReport(let e): for r in e.reports { p.peer = r.advertiser; break }
+            case .extendedAdvertisingReport(let e): for r in e.reports { p.peer = r.advertiser; break }
+            default: break
+            }
         }
     }
 

@@ -71,14 +71,7 @@ public struct TextRenderer: Sendable {
                 out.append(byte: 0x0A)
             }
         }
-        for e in p.errors {
-            out.append("        ! ")
-            out.append(e)
-            out.append(byte: 0x0A)
-        }
-        if hexDump {
-            HexDump.append(p.redactedBytes == nil ? p.bytes : p.shownBytes, indent: 8, to: &out)
-        }
+        appendTail(errors: p.errors, bytes: p.redactedBytes == nil ? p.bytes : p.shownBytes, into: &out)
     }
 
     /// A monitor frame without an HCI packet: the same columns, with btmon's `=` or `@` in
@@ -97,13 +90,18 @@ public struct TextRenderer: Sendable {
         }
         out.append(byte: 0x0A)
         if showFields { out.append(n.fields.text) }
-        for e in n.errors {
+        appendTail(errors: n.errors, bytes: n.payload, into: &out)
+    }
+
+    /// The decode problems, one `!` line each, then the hex dump when asked.
+    private func appendTail(errors: [String], bytes: ArraySlice<UInt8>, into out: inout TextBuffer) {
+        for e in errors {
             out.append("        ! ")
             out.append(e)
             out.append(byte: 0x0A)
         }
         if hexDump {
-            HexDump.append(n.payload, indent: 8, to: &out)
+            HexDump.append(bytes, indent: 8, to: &out)
         }
     }
 

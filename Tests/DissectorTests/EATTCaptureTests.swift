@@ -71,25 +71,14 @@ import Wire
 
     /// The fixed channel and the LE credit-based bearer against tshark, opcode by opcode.
     @Test func fixedAndLECreditBasedCountsMatchTshark() throws {
-        guard let tshark = SharedCaptures.tsharkPath else {
+        guard SharedCaptures.tsharkPath != nil else {
             Issue.record("tshark is not installed; scripts/setup installs it")
             return
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tshark)
-        p.arguments = ["-r", Self.capture, "-d", "btl2cap.psm==0x0027,btatt", "-Y", "btatt",
-                       "-T", "fields", "-e", "btl2cap.cid", "-e", "btatt.opcode"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
         var tsharkCounts: [String: [String: Int]] = [:]
-        for line in out.split(separator: "\n") {
-            let f = line.split(separator: "\t")
-            guard f.count == 2 else { continue }
-            tsharkCounts[f[0] == "0x0004" ? "fixed" : "le", default: [:]][String(f[1]), default: 0] += 1
+        for f in try SharedCaptures.tsharkFields(Self.capture, ["-d", "btl2cap.psm==0x0027,btatt", "-Y", "btatt"],
+                                                 fields: ["btl2cap.cid", "btatt.opcode"]) where f.count == 2 {
+            tsharkCounts[f[0] == "0x0004" ? "fixed" : "le", default: [:]][f[1], default: 0] += 1
         }
         let (counts, _, _) = try Self.decodedCounts()
         #expect(!tsharkCounts.isEmpty)

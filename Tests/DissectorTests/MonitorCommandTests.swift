@@ -11,18 +11,8 @@ import Runtime
 /// Linux monitor capture (`--from`) through the same path live frames take; the live socket
 /// is exercised by the VM test (Tests/VM/monitor-tests.sh).
 @Suite struct MonitorCommandTests {
-    func run(_ args: [String], command: String = "monitor") async throws -> (code: ExitCode, out: String, err: String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rtstack-monitor-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let outPath = dir.appendingPathComponent("out").path
-        let errPath = dir.appendingPathComponent("err").path
-        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        let errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        let code = await RTStackCLI.run([command] + args, console: Console(out: OutputStream(fd: outFD), err: OutputStream(fd: errFD)))
-        close(outFD)
-        close(errFD)
-        return (code, try String(contentsOfFile: outPath, encoding: .utf8), try String(contentsOfFile: errPath, encoding: .utf8))
+    func run(_ args: [String], command: String = "monitor") async throws -> CLIRun {
+        try await CLIRun.run([command] + args)
     }
 
     func jsonLines(_ text: String) throws -> [[String: Any]] {

@@ -110,14 +110,7 @@ import Wire
         let path = try Self.capture()
         defer { unlink(path) }
         func run(_ args: [String]) async throws -> String {
-            let out = FileManager.default.temporaryDirectory.appendingPathComponent("rtstack-smp-out-\(UUID().uuidString)").path
-            let fd = open(out, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-            let errFD = open("/dev/null", O_WRONLY)
-            _ = await RTStackCLI.run(["decode", path, "--no-gatt-cache"] + args, console: Console(out: OutputStream(fd: fd), err: OutputStream(fd: errFD)))
-            close(fd)
-            close(errFD)
-            defer { unlink(out) }
-            return try String(contentsOfFile: out, encoding: .utf8)
+            try await CLIRun.run(["decode", path, "--no-gatt-cache"] + args).out
         }
         let plain = try await run(["--hex"])
         let shown = try await run(["--hex", "--show-keys"])
@@ -130,26 +123,17 @@ import Wire
     /// tshark's SMP dissector on the same file: the same PDUs by opcode, and with --show-keys
     /// the same LTK and IRK.
     @Test func matchesTshark() throws {
-        guard let tshark = SharedCaptures.tsharkPath else {
+        guard SharedCaptures.tsharkPath != nil else {
             Issue.record("tshark is not installed; scripts/setup installs it")
             return
         }
         let path = try Self.capture()
         defer { unlink(path) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tshark)
-        p.arguments = ["-r", path, "-Y", "btsmp", "-T", "fields", "-e", "btsmp.opcode", "-e", "btsmp.long_term_key", "-e", "btsmp.id_resolving_key"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
         var tsharkOpcodes: [String] = []
         var tsharkKeys: [String] = []
-        for line in out.split(separator: "\n") {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-            tsharkOpcodes.append(String(f[0]))
+        for f in try SharedCaptures.tsharkFields(path, ["-Y", "btsmp"],
+                                                 fields: ["btsmp.opcode", "btsmp.long_term_key", "btsmp.id_resolving_key"]) {
+            tsharkOpcodes.append(f[0])
             tsharkKeys += f.dropFirst().filter { !$0.isEmpty }.map { $0.replacingOccurrences(of: ":", with: "") }
         }
         let d = PacketDissector(options: DissectorOptions(showKeys: true))
