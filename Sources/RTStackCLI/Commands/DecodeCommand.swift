@@ -49,21 +49,7 @@ enum DecodeCommand {
         var brief: Bool
         var summaryOnly: Bool
         var summary: Bool
-        var setup = DissectionSetup()
-
-        init(json: Bool, hex: Bool, brief: Bool, summaryOnly: Bool, summary: Bool, filter: PacketFilter) {
-            self.json = json
-            self.hex = hex
-            self.brief = brief
-            self.summaryOnly = summaryOnly
-            self.summary = summary
-            setup.filter = filter
-        }
-
-        init(json: Bool, hex: Bool, brief: Bool, summaryOnly: Bool, summary: Bool, setup: DissectionSetup) {
-            self.init(json: json, hex: hex, brief: brief, summaryOnly: summaryOnly, summary: summary, filter: setup.filter)
-            self.setup = setup
-        }
+        var setup: DissectionSetup
 
         var filter: PacketFilter { setup.filter }
     }

@@ -27,9 +27,6 @@ struct DissectionSetup {
         .init("adv-summary", "fold advertising reports into a table per device (count, RSSI range, last data)"),
     ]
 
-    /// No filter, no labels, keys redacted (tests and callers that decode without a command line).
-    init() {}
-
     /// Reads the shared options; `defaultCache` is where the cache is looked for without
     /// `--gatt-cache` (a missing default directory is no error, a missing named one is).
     init(_ args: ParsedArguments, defaultCache: StateDirectory = .standard()) throws(UsageError) {
