@@ -28,7 +28,8 @@ public final class Central: Sendable {
     public static func open(_ adapter: AdapterSpec, backend: AdapterBackend = .userChannel,
                             configuration: HostConfiguration = HostConfiguration(ownAddress: .publicAddress),
                             security: KernelSecurityLevel? = nil,
-                            sinks: [any PacketSinkFactory] = [], signals: SignalWatcher? = nil) async throws -> Central {
+                            sinks: [any PacketSinkFactory] = [], signals: SignalWatcher? = nil,
+                            notice: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Central {
         let bridge = CentralBridge()
         var started: EventLoop<AdapterDriver>?
         let info: ControllerInfo = try await withCheckedThrowingContinuation { continuation in
@@ -37,7 +38,8 @@ public final class Central: Sendable {
                 // Opened here, so the adapter's descriptors never belong to the calling task.
                 let io: any AdapterIO
                 do throws(AdapterOpenError) {
-                    io = try adapter.open(backend: backend, configuration: configuration, security: security, sinks: sinks)
+                    io = try adapter.open(backend: backend, configuration: configuration, security: security, sinks: sinks,
+                                          notice: notice)
                 } catch {
                     throw CentralError.unavailable(error)
                 }
