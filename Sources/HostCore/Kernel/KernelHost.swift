@@ -94,6 +94,9 @@ public final class KernelHost: Host {
     public var hasFailed: Bool { phase == .failed }
     public var isScanning: Bool { discovering }
 
+    /// The next event for the application, in order.
+    public func pollEvent() -> HostEvent? { linkTable.events.pop() }
+
     /// The next thing for the runtime to do; nil when there is nothing.
     public func pollAction() -> KernelAction? { actions.pop() }
 

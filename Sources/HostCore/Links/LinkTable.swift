@@ -22,8 +22,10 @@ public final class LinkTable {
     /// The host's events, waiting to be pulled. Values of notifications are slices of the
     /// input packet, so the driver pulls after every input, before it reuses the buffer.
     @exclusivity(unchecked) var events = PullQueue<HostEvent>(capacity: 64)
-    private var requests = PullQueue<ConnectorRequest>()
-    private var outgoing = PullQueue<(link: LinkID, pdu: [UInt8])>()
+    // Read after every inbound packet (`hasRequests`, `hasOutgoingATT`): unchecked for the same
+    // reason as `events` (the table runs on one thread and calls nothing that calls back in).
+    @exclusivity(unchecked) private var requests = PullQueue<ConnectorRequest>()
+    @exclusivity(unchecked) private var outgoing = PullQueue<(link: LinkID, pdu: [UInt8])>()
 
     /// `maximumPayload`: the largest L2CAP payload a connection's reassembler takes (HCI only).
     public init(maximumPayload: Int = 1024) {
