@@ -135,6 +135,16 @@ public final class Central: Sendable {
     /// Disconnects every link, waits for their Disconnection Complete (at most `timeout`), then
     /// stops the loop.
     public func close(timeout: UInt64 = HostDuration.seconds(3)) async {
+        // Streams that ended took their registrations back: let those CCCD writes be answered
+        // (at most a second) before the links go.
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ok = onLoop { driver, bridge in
+                guard !bridge.unsubscribing.isEmpty else { return c.resume() }
+                bridge.unsubscribeWaiters.append(c)
+                bridge.unsubscribeWaitEnd = driver.currentTime &+ HostDuration.seconds(1)
+            }
+            if !ok { c.resume() }
+        }
         let links: [LinkID] = await withCheckedContinuation { c in
             if !onLoop({ _, bridge in c.resume(returning: Array(bridge.connections.keys)) }) { c.resume(returning: []) }
         }
