@@ -132,11 +132,9 @@ public final class Central: Sendable {
         }
     }
 
-    /// Disconnects every link, waits for their Disconnection Complete (at most `timeout`), then
-    /// stops the loop.
-    public func close(timeout: UInt64 = HostDuration.seconds(3)) async {
-        // Streams that ended took their registrations back: let those CCCD writes be answered
-        // (at most a second) before the links go.
+    /// Streams that ended took their registrations back: waits until those CCCD writes are
+    /// answered (at most a second), so that a disconnect right after does not overtake them.
+    func unsubscribed() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let ok = onLoop { driver, bridge in
                 guard !bridge.unsubscribing.isEmpty else { return c.resume() }
@@ -145,6 +143,12 @@ public final class Central: Sendable {
             }
             if !ok { c.resume() }
         }
+    }
+
+    /// Disconnects every link, waits for their Disconnection Complete (at most `timeout`), then
+    /// stops the loop.
+    public func close(timeout: UInt64 = HostDuration.seconds(3)) async {
+        await unsubscribed()
         let links: [LinkID] = await withCheckedContinuation { c in
             if !onLoop({ _, bridge in c.resume(returning: Array(bridge.connections.keys)) }) { c.resume(returning: []) }
         }

@@ -99,6 +99,7 @@ public struct Peripheral: Sendable {
 
     /// Sends Disconnect and waits for Disconnection Complete (or `timeout`).
     public func disconnect(timeout: UInt64 = HostDuration.seconds(3)) async {
+        await central.unsubscribed()
         let link = self.link
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let ok = central.onLoop { driver, bridge in
