@@ -34,8 +34,9 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]),
         // Benchmarks of issue 6 (print figures, assert nothing; Docs/performance.md).
         .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime"]),
-        // Helpers shared by the test targets (seeded random numbers); never linked into the product.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
+        // reports); never linked into the product.
+        .target(name: "TestSupport", dependencies: ["Wire"], path: "Tests/TestSupport"),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
