@@ -19,12 +19,21 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libbluetooth-dev"])]
         ),
+        // libmosquitto's types and function-pointer types only: the library itself is opened
+        // with dlopen when MQTT is used (Sources/MQTT/MosquittoLibrary.swift).
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: nil,
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         .target(name: "Wire"),
         .target(name: "Capture", dependencies: ["Wire"]),
         .target(name: "HostCore", dependencies: ["Wire"]),
         .target(name: "Sensors", dependencies: ["Wire"]),
         .target(name: "Dissector", dependencies: ["Wire", "Capture", "Sensors"]),
         .target(name: "RunTracker", dependencies: ["Wire", "HostCore", "Sensors"]),
+        // The MQTT client, driven from a poll loop the caller owns (Docs/gateway.md).
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
@@ -45,6 +54,9 @@ let package = Package(
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Wire", "Capture"]),
         .testTarget(name: "ReplayTests", dependencies: ["HostCore", "RunTracker", "Capture", "Wire", "Sensors"]),
+        // A client in a process of its own for the MQTT tests (last will after SIGKILL).
+        .executableTarget(name: "rtstack-mqtt-probe", dependencies: ["MQTT"], path: "Tests/MQTTProbe"),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "Sensors", "Wire", "RunTracker"]),
     ],
     swiftLanguageModes: [.v6]
