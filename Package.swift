@@ -26,6 +26,18 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libmosquitto-dev"])]
         ),
+        // libyaml, linked from its static archive (module.modulemap).
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: nil,
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        // OpenSSL's EVP types only: libcrypto is opened with dlopen for BTHome's AES-CCM.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: nil,
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "Wire"),
         .target(name: "Capture", dependencies: ["Wire"]),
         .target(name: "HostCore", dependencies: ["Wire"]),
@@ -34,6 +46,8 @@ let package = Package(
         .target(name: "RunTracker", dependencies: ["Wire", "HostCore", "Sensors"]),
         // The MQTT client, driven from a poll loop the caller owns (Docs/gateway.md).
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        // The gateway's pure parts: topics, payloads, Home Assistant discovery, configuration.
+        .target(name: "Gateway", dependencies: ["Wire", "Sensors", "Dissector", "MQTT", "CYAML", "CCrypto"]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
@@ -57,6 +71,7 @@ let package = Package(
         // A client in a process of its own for the MQTT tests (last will after SIGKILL).
         .executableTarget(name: "rtstack-mqtt-probe", dependencies: ["MQTT"], path: "Tests/MQTTProbe"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Sensors", "MQTT", "Wire", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "Sensors", "Wire", "RunTracker"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,8 +1,19 @@
 /// Calendar text for seconds since 1970-01-01 UTC without Foundation (civil-from-days over the
-/// proleptic Gregorian calendar), for timestamps that sensors send as Unix time.
-enum UnixTime {
+/// proleptic Gregorian calendar), for timestamps that sensors send as Unix time and for the
+/// times the gateway stamps on what it publishes.
+public enum UnixTime {
+    /// "2023-01-04T12:07:34.250Z": to the millisecond (rounded down), from seconds since 1970.
+    public static func iso8601(_ time: Double) -> String {
+        guard time.isFinite, abs(time) < 1e15 else { return iso8601(seconds: 0) }
+        let whole = time.rounded(.down)
+        let ms = min(999, Int((time - whole) * 1000))
+        let text = iso8601(seconds: Int64(whole))
+        let padded = ms < 10 ? "00\(ms)" : ms < 100 ? "0\(ms)" : "\(ms)"
+        return String(text.dropLast()) + "." + padded + "Z"
+    }
+
     /// "2023-01-04T12:07:34Z"; any Int64 is accepted (years outside 0…9999 print as they come).
-    static func iso8601(seconds: Int64) -> String {
+    public static func iso8601(seconds: Int64) -> String {
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
         // Days since 0000-03-01, in 400-year eras of 146097 days.
         let z = days + 719_468
