@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
         // The gateway's pure parts: topics, payloads, Home Assistant discovery, configuration.
         .target(name: "Gateway", dependencies: ["Wire", "Sensors", "Dissector", "MQTT", "CYAML", "CCrypto"]),
+        // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
+        .target(name: "Service"),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
@@ -71,6 +73,7 @@ let package = Package(
         // A client in a process of its own for the MQTT tests (last will after SIGKILL).
         .executableTarget(name: "rtstack-mqtt-probe", dependencies: ["MQTT"], path: "Tests/MQTTProbe"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Sensors", "MQTT", "Wire", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "Sensors", "Wire", "RunTracker"]),
     ],

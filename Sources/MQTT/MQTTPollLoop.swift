@@ -13,7 +13,7 @@ public struct MQTTPollLoop {
     /// Waits at most `timeout` seconds for the clients' sockets or deadlines and handles what
     /// is ready. Events are left in the clients for the caller to drain.
     public func runOnce(timeout: Double) {
-        var now = MonotonicClock.now()
+        var now = MQTTClock.now()
         var wait = max(0, timeout)
         var fds: [pollfd] = []
         var owners: [Int] = []
@@ -26,7 +26,7 @@ public struct MQTTPollLoop {
         }
         let ms = Int32(min(wait * 1000, Double(Int32.max)).rounded(.up))
         let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), ms) }
-        now = MonotonicClock.now()
+        now = MQTTClock.now()
         if n > 0 {
             for (k, p) in fds.enumerated() where p.revents != 0 {
                 let c = clients[owners[k]]
@@ -45,9 +45,9 @@ public struct MQTTPollLoop {
     /// whether `done` was reached.
     @discardableResult
     public func run(timeout: Double, until done: () -> Bool) -> Bool {
-        let end = MonotonicClock.now() + timeout
+        let end = MQTTClock.now() + timeout
         while !done() {
-            let left = end - MonotonicClock.now()
+            let left = end - MQTTClock.now()
             if left <= 0 { return false }
             runOnce(timeout: min(left, 0.25))
         }

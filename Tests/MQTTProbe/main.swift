@@ -36,7 +36,7 @@ if case .success(let lib) = MosquittoLibrary.shared {
     say("libmosquitto \(lib.version.major).\(lib.version.minor).\(lib.version.revision)")
 }
 let loop = MQTTPollLoop([client])
-client.start(at: MonotonicClock.now())
+client.start(at: MQTTClock.now())
 var connected = false
 loop.run(timeout: 10) {
     while let e = client.nextEvent() {
@@ -59,7 +59,7 @@ while stdinOpen {
     loop.runOnce(timeout: 0.2)
     while client.nextEvent() != nil {}
 }
-client.stop(at: MonotonicClock.now())
+client.stop(at: MQTTClock.now())
 loop.run(timeout: 3) { client.state == .stopped }
 say("stopped")
 exit(0)

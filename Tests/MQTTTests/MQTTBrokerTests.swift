@@ -117,10 +117,10 @@ struct MQTTBrokerTests {
         #expect(probe.waitForLine(containing: "connected", timeout: 10), "\(probe.text)")
         let sub = try ChildProcess(Self.sub, ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "rt/probe/status", "-v"])
         #expect(sub.waitForLine(containing: "rt/probe/status online", timeout: 10), "\(sub.text)")
-        let killedAt = MonotonicClock.now()
+        let killedAt = MQTTClock.now()
         probe.terminate(signal: SIGKILL)
         #expect(sub.waitForLine(containing: "rt/probe/status offline", timeout: 10), "\(sub.text)\n\(broker.log)")
-        print("lastWillAfterSIGKILL: will seen \(Int((MonotonicClock.now() - killedAt) * 1000)) ms after SIGKILL")
+        print("lastWillAfterSIGKILL: will seen \(Int((MQTTClock.now() - killedAt) * 1000)) ms after SIGKILL")
         // Retained: a subscriber that comes later still sees the gateway offline.
         let late = try ChildProcess(Self.sub, ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "rt/probe/status", "-C", "1"])
         #expect(late.waitForLine(containing: "offline", timeout: 10))
@@ -134,7 +134,7 @@ struct MQTTBrokerTests {
         try watcher.client.subscribe("rt/gw/status", qos: .atLeastOnce)
         let gw = try ClientHarness(Self.config(broker, "gw", availability: "rt/gw/status"))
         #expect(drive([watcher, gw], timeout: 10) { watcher.received.map(\.text).contains("online") })
-        gw.client.stop(at: MonotonicClock.now())
+        gw.client.stop(at: MQTTClock.now())
         #expect(drive([watcher, gw], timeout: 10) { gw.events.contains(.stopped) && watcher.received.map(\.text).contains("offline") })
         #expect(gw.client.state == .stopped && gw.client.fileDescriptor == nil)
     }
@@ -187,14 +187,14 @@ struct MQTTBrokerTests {
         let port = try FreePort.find()
         let h = try ClientHarness(MQTTClientConfiguration(broker: MQTTBrokerURL(parsing: "mqtt://127.0.0.1:\(port)"), clientID: "x",
                                                           reconnect: MQTTReconnectBackoff(initial: 0.1, maximum: 1, jitter: 0)))
-        let start = MonotonicClock.now()
+        let start = MQTTClock.now()
         #expect(drive([h], timeout: 10) { h.failures.count >= 4 })
         let retries = h.events.compactMap { e -> Double? in if case .connectFailed(_, let t) = e { return t } else { return nil } }
         let gaps = zip(retries.dropFirst(), retries).map { $0 - $1 }
         #expect(gaps.count >= 3)
         for (later, earlier) in zip(gaps.dropFirst(), gaps) { #expect(later > earlier) }
         #expect(h.failures.allSatisfy { $0.contains("refused") || $0.contains("lost") }, "\(h.failures)")
-        #expect(MonotonicClock.now() - start >= 0.1 + 0.2 + 0.4)
+        #expect(MQTTClock.now() - start >= 0.1 + 0.2 + 0.4)
         #expect(h.client.statistics.connectFailures >= 4)
     }
 }

@@ -50,8 +50,8 @@ final class ChildProcess {
 
     /// Waits (polling every 20 ms) until a line equals or contains `text`; whether it came.
     func waitForLine(containing text: String, timeout: Double, while drive: () -> Void = {}) -> Bool {
-        let end = MonotonicClock.now() + timeout
-        while MonotonicClock.now() < end {
+        let end = MQTTClock.now() + timeout
+        while MQTTClock.now() < end {
             if lines.contains(where: { $0.contains(text) }) { return true }
             drive()
             usleep(20_000)

@@ -9,7 +9,7 @@ final class ClientHarness {
 
     init(_ configuration: MQTTClientConfiguration, start: Bool = true) throws {
         client = try MQTTClient(configuration: configuration)
-        if start { client.start(at: MonotonicClock.now()) }
+        if start { client.start(at: MQTTClock.now()) }
     }
 
     func drain() {

@@ -40,8 +40,8 @@ final class MosquittoBroker {
     func start() throws {
         let p = try ChildProcess(Self.executable, ["-c", directory.appendingPathComponent("mosquitto.conf").path])
         process = p
-        let end = MonotonicClock.now() + 10
-        while MonotonicClock.now() < end {
+        let end = MQTTClock.now() + 10
+        while MQTTClock.now() < end {
             if FreePort.accepts(port) { return }
             if !p.isRunning { throw BrokerFailure("mosquitto exited at start-up: \(p.text)") }
             usleep(20_000)
