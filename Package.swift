@@ -51,7 +51,7 @@ let package = Package(
         // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
         .target(name: "Service"),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
-        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
+        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
         // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack
         // as a library or looks its symbols up at run time, so they stay out (Docs/embedded.md).
@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "rtstack-mqtt-probe", dependencies: ["MQTT"], path: "Tests/MQTTProbe"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Sensors", "MQTT", "Wire", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Sensors", "MQTT", "Wire", "RTStackCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "Sensors", "Wire", "RunTracker"]),
     ],
     swiftLanguageModes: [.v6]

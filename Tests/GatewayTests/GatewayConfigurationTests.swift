@@ -205,3 +205,27 @@ import Wire
         for s in GatewaySettings.all { #expect(table.contains("| `\(s.path)` | `--\(s.option)` |")) }
     }
 }
+
+/// Docs/gateway.md holds the settings and device-key tables exactly as the code prints them.
+@Suite struct GatewayDocsTests {
+    static var text: String? {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return try? ConfigurationFile.read(parts.joined(separator: "/") + "/Docs/gateway.md")
+    }
+
+    @Test func theTablesAreCurrent() throws {
+        let doc = try #require(Self.text, "Docs/gateway.md is missing")
+        #expect(doc.contains(GatewaySettings.mappingTable), "\(GatewaySettings.mappingTable)")
+        #expect(doc.contains(GatewaySettings.deviceKeyTable), "\(GatewaySettings.deviceKeyTable)")
+    }
+}
+
+@Suite struct ConfigurationFileTests {
+    @Test func readErrorsNameTheFile() {
+        #expect(throws: ConfigurationError(.whole, "/nonexistent/gateway.yaml", "cannot read: No such file or directory")) {
+            try ConfigurationFile.read("/nonexistent/gateway.yaml")
+        }
+        #expect(throws: ConfigurationError.self) { try ConfigurationFile.read("/") }
+    }
+}

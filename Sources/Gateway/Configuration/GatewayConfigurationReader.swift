@@ -63,7 +63,8 @@ public enum GatewayConfigurationReader {
             }
             guard let setting = GatewaySettings.setting(option: option) else { continue }
             let input: ConfigurationInput = setting.isList
-                ? .list(words.flatMap { $0.split(separator: ",").map(String.init) }) : .scalar(words.last ?? "")
+                ? .list(words.flatMap { option == "adapter" ? Self.splitAdapters($0) : $0.split(separator: ",").map(String.init) })
+                : .scalar(words.last ?? "")
             if let m = setting.apply(&configuration, input) { errors.append(ConfigurationError(.option(option), setting.path, m)) }
         }
         return errors
@@ -79,6 +80,18 @@ public enum GatewayConfigurationReader {
         if errors.isEmpty { errors += c.problems }
         if !errors.isEmpty { throw ConfigurationErrors(errors) }
         return c
+    }
+
+    /// `hci0,tcp:h:1,serial:/dev/ttyUSB0@1000000,noflow` → three adapters: a piece that does not
+    /// start an adapter (`noflow`) belongs to the one before it.
+    static func splitAdapters(_ text: String) -> [String] {
+        var out: [String] = []
+        for piece in text.split(separator: ",").map(String.init) {
+            let starts = piece.hasPrefix("hci") || piece.hasPrefix("tcp:") || piece.hasPrefix("serial:")
+                || piece.hasPrefix("replay:") || piece.hasPrefix("/")
+            if !starts, let last = out.popLast() { out.append(last + "," + piece) } else { out.append(piece) }
+        }
+        return out
     }
 
     // MARK: Pieces

@@ -157,14 +157,31 @@ public enum GatewaySettings {
         },
     ]
 
+    /// The device keys as a Markdown table (Docs/gateway.md).
+    public static var deviceKeyTable: String {
+        var s = "| key | value | what |\n|---|---|---|\n"
+        for k in DeviceRuleKeys.all { s += "| `\(k.name)` | \(k.valueName.replacingPipes) | \(k.help.replacingPipes) |\n" }
+        return s
+    }
+
     public static func setting(path: String) -> GatewaySetting? { all.first { $0.path == path } }
     public static func setting(option: String) -> GatewaySetting? { all.first { $0.option == option } }
 
     /// The file-to-command-line mapping as a Markdown table (Docs/gateway.md).
     public static var mappingTable: String {
-        var s = "| file | command line | value |\n|---|---|---|\n"
-        for x in all { s += "| `\(x.path)` | `--\(x.option)` | \(x.valueName ?? "") |\n" }
-        s += "| `devices` (each entry) | `--device KEY=VALUE,…` | see the device keys |\n"
+        func cell(_ t: String) -> String { t.replacingPipes }
+        var s = "| file | command line | value | what |\n|---|---|---|---|\n"
+        for x in all { s += "| `\(x.path)` | `--\(x.option)` | \(cell(x.valueName ?? "")) | \(cell(x.help)) |\n" }
+        s += "| `devices` (each entry) | `--device KEY=VALUE,…` | the device keys below | one device entry (repeat for several) |\n"
         return s
+    }
+}
+
+extension String {
+    /// `|` escaped for a Markdown table cell.
+    var replacingPipes: String {
+        var out = ""
+        for c in self { if c == "|" { out += "\\|" } else { out.append(c) } }
+        return out
     }
 }
