@@ -10,7 +10,7 @@ import Wire
 /// them with exponent 0; since no finite number has those mantissas, they are recognised
 /// whatever the exponent (as Android and most stacks do), so a sloppy sensor's NaN never
 /// becomes 8388607 × 10^e.
-public struct IEEE11073Float: Sendable, Hashable, WireCodable {
+public struct IEEE11073Float: IEEE11073Number, Sendable, Hashable, WireCodable {
     public var raw: UInt32
 
     public init(raw: UInt32) { self.raw = raw }
@@ -23,14 +23,6 @@ public struct IEEE11073Float: Sendable, Hashable, WireCodable {
 
     public static let largestMantissa: Int32 = 0x7F_FFFD
 
-    public enum Special: String, Sendable, Hashable {
-        case nan = "NaN"
-        case notAtThisResolution = "NRes"
-        case positiveInfinity = "+INFINITY"
-        case negativeInfinity = "-INFINITY"
-        case reserved = "reserved"
-    }
-
     public static let nan = IEEE11073Float(raw: 0x007F_FFFF)
     public static let notAtThisResolution = IEEE11073Float(raw: 0x0080_0000)
     public static let positiveInfinity = IEEE11073Float(raw: 0x007F_FFFE)
@@ -40,7 +32,7 @@ public struct IEEE11073Float: Sendable, Hashable, WireCodable {
     public var mantissa: Int32 { Int32(bitPattern: raw << 8) >> 8 }
     public var exponent: Int8 { Int8(bitPattern: UInt8(truncatingIfNeeded: raw >> 24)) }
 
-    public var special: Special? {
+    public var special: IEEE11073Special? {
         switch raw & 0x00FF_FFFF {
         case 0x7F_FFFF: return .nan
         case 0x80_0000: return .notAtThisResolution
@@ -51,9 +43,36 @@ public struct IEEE11073Float: Sendable, Hashable, WireCodable {
         }
     }
 
+    public var parts: (mantissa: Int64, exponent: Int) { (Int64(mantissa), Int(exponent)) }
+
+    public init(decoding reader: inout ByteReader) throws(WireError) {
+        raw = try reader.u32("FLOAT")
+    }
+
+    public func encode(into writer: inout ByteWriter) {
+        writer.u32(raw)
+    }
+}
+
+/// A special value of IEEE 11073-20601 FLOAT and SFLOAT.
+public enum IEEE11073Special: String, Sendable, Hashable {
+    case nan = "NaN"
+    case notAtThisResolution = "NRes"
+    case positiveInfinity = "+INFINITY"
+    case negativeInfinity = "-INFINITY"
+    case reserved = "reserved"
+}
+
+/// What FLOAT and SFLOAT share: a decimal mantissa and exponent, or a special value.
+public protocol IEEE11073Number: CustomStringConvertible {
+    var special: IEEE11073Special? { get }
+    var parts: (mantissa: Int64, exponent: Int) { get }
+}
+
+extension IEEE11073Number {
     /// The exact value; nil for a special value.
     public var number: DecimalNumber? {
-        special == nil ? DecimalNumber(Int64(mantissa), exponent: Int(exponent)) : nil
+        special == nil ? DecimalNumber(parts.mantissa, exponent: parts.exponent) : nil
     }
 
     /// As a `Double`: NaN for NaN, NRes and reserved, ±infinity for the infinities.
@@ -72,16 +91,6 @@ public struct IEEE11073Float: Sendable, Hashable, WireCodable {
         return .unavailable(special?.rawValue ?? "NaN")
     }
 
-    public init(decoding reader: inout ByteReader) throws(WireError) {
-        raw = try reader.u32("FLOAT")
-    }
-
-    public func encode(into writer: inout ByteWriter) {
-        writer.u32(raw)
-    }
-}
-
-extension IEEE11073Float: CustomStringConvertible {
     /// "36.6", "NaN", "+INFINITY".
     public var description: String { number?.description ?? special?.rawValue ?? "NaN" }
 }

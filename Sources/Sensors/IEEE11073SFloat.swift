@@ -4,7 +4,7 @@ import Wire
 /// Pressure, Weight Scale, Glucose…): a 4-bit signed exponent in the high nibble and a 12-bit
 /// signed mantissa, little-endian on the wire. Special mantissas as for `IEEE11073Float`:
 /// 0x7FF NaN, 0x800 NRes, 0x7FE +INFINITY, 0x802 −INFINITY, 0x801 reserved.
-public struct IEEE11073SFloat: Sendable, Hashable, WireCodable {
+public struct IEEE11073SFloat: IEEE11073Number, Sendable, Hashable, WireCodable {
     public var raw: UInt16
 
     public init(raw: UInt16) { self.raw = raw }
@@ -18,7 +18,7 @@ public struct IEEE11073SFloat: Sendable, Hashable, WireCodable {
     public var mantissa: Int16 { Int16(bitPattern: raw << 4) >> 4 }
     public var exponent: Int8 { Int8(bitPattern: UInt8(truncatingIfNeeded: raw >> 8)) >> 4 }
 
-    public var special: IEEE11073Float.Special? {
+    public var special: IEEE11073Special? {
         switch raw & 0x0FFF {
         case 0x7FF: return .nan
         case 0x800: return .notAtThisResolution
@@ -29,14 +29,7 @@ public struct IEEE11073SFloat: Sendable, Hashable, WireCodable {
         }
     }
 
-    public var number: DecimalNumber? {
-        special == nil ? DecimalNumber(Int64(mantissa), exponent: Int(exponent)) : nil
-    }
-
-    public var quantityValue: QuantityValue {
-        if let n = number { return .number(n) }
-        return .unavailable(special?.rawValue ?? "NaN")
-    }
+    public var parts: (mantissa: Int64, exponent: Int) { (Int64(mantissa), Int(exponent)) }
 
     public init(decoding reader: inout ByteReader) throws(WireError) {
         raw = try reader.u16("SFLOAT")
@@ -45,8 +38,4 @@ public struct IEEE11073SFloat: Sendable, Hashable, WireCodable {
     public func encode(into writer: inout ByteWriter) {
         writer.u16(raw)
     }
-}
-
-extension IEEE11073SFloat: CustomStringConvertible {
-    public var description: String { number?.description ?? special?.rawValue ?? "NaN" }
 }

@@ -15,6 +15,14 @@ import Gateway
         try GatewayOptions.configuration(try ParsedArguments(words, spec: spec))
     }
 
+    static func temporaryFile(_ text: String) -> String {
+        let path = "/tmp/rtstack-gateway-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).yaml"
+        let f = fopen(path, "w")
+        fputs(text, f)
+        fclose(f)
+        return path
+    }
+
     @Test func optionNamesAreUnique() {
         let names = GatewayOptions.specs.map(\.name)
         #expect(Set(names).count == names.count)
@@ -38,20 +46,14 @@ import Gateway
     }
 
     @Test func aFileAndOptionsTogether() throws {
-        let path = "/tmp/rtstack-gateway-\(getpid()).yaml"
-        let f = fopen(path, "w")
-        fputs("adapters: [hci0]\nmqtt:\n  url: mqtt://broker\n  qos: 0\n", f)
-        fclose(f)
+        let path = Self.temporaryFile("adapters: [hci0]\nmqtt:\n  url: mqtt://broker\n  qos: 0\n")
         defer { unlink(path) }
         let c = try Self.configuration(["--config", path, "--mqtt-qos", "1"])
         #expect(c.adapters == ["hci0"] && c.mqtt.broker?.host == "broker" && c.mqtt.qos == .atLeastOnce)
     }
 
     @Test func errorsNameTheFileLineOrOption() throws {
-        let path = "/tmp/rtstack-gateway-bad-\(getpid()).yaml"
-        let f = fopen(path, "w")
-        fputs("adapters: [hci0]\nmqtt:\n  url: mqtt://broker\n  qos: 3\n", f)
-        fclose(f)
+        let path = Self.temporaryFile("adapters: [hci0]\nmqtt:\n  url: mqtt://broker\n  qos: 3\n")
         defer { unlink(path) }
         do {
             _ = try Self.configuration(["--config", path, "--mqtt-keepalive", "1"])
