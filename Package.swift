@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers (imports point down only): rtstack → RTStackCLI → Runtime / Dissector → Sensors → HostCore → Capture → Wire.
-// CBluetooth is imported by Runtime only. See Docs/architecture.md.
+// CBluetooth is imported by Runtime only; CNettle by SecurityCrypto only (HostCore's pairing
+// state machine takes its crypto through the SecurityCryptography protocol). See Docs/architecture.md.
 let package = Package(
     name: "rtstack",
     products: [
@@ -18,6 +19,14 @@ let package = Package(
             name: "CBluetooth",
             pkgConfig: nil,
             providers: [.apt(["libbluetooth-dev"])]
+        ),
+        // Nettle (AES, AES-CMAC) and Hogweed over GMP (P-256) for the Security Manager. Linked from
+        // the static archives: the board binary must not need them installed, and they cost
+        // about 0.2 MB where a static OpenSSL libcrypto costs 3.8 MB (Docs/security.md).
+        .systemLibrary(
+            name: "CNettle",
+            pkgConfig: nil,
+            providers: [.apt(["nettle-dev", "libgmp-dev"])]
         ),
         // libmosquitto's types and function-pointer types only: the library itself is opened
         // with dlopen when MQTT is used (Sources/MQTT/MosquittoLibrary.swift).
@@ -50,6 +59,8 @@ let package = Package(
         .target(name: "Gateway", dependencies: ["Wire", "Sensors", "Dissector", "MQTT", "CYAML", "CCrypto"]),
         // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
         .target(name: "Service"),
+        .target(name: "SecurityCrypto", dependencies: ["HostCore", "Wire", "CNettle"],
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
@@ -66,6 +77,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "TestSupport"]),
+        .testTarget(name: "SecurityTests", dependencies: ["HostCore", "SecurityCrypto", "Runtime", "Wire", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire", "TestSupport"]),
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Wire", "Capture"]),
@@ -75,7 +87,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Sensors", "MQTT", "Wire", "RTStackCLI", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "Sensors", "Wire", "RunTracker"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker"]),
     ],
     swiftLanguageModes: [.v6]
 )

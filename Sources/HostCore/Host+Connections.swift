@@ -4,43 +4,23 @@ extension Host {
     // MARK: The initiator
 
     /// Starts the next queued connection when the controller is free for it: ready, no LE
-    /// Create Connection pending, and scanning paused first when the controller cannot scan
-    /// and initiate at once. With nothing left to connect, a paused scan resumes.
+    /// Create Connection pending, and the scan stopped first when the controller cannot scan
+    /// and initiate at once. With nothing left to connect, the scan the application wants
+    /// comes back (`scanTarget` follows the initiator).
     func pumpInitiator(at now: HostTime) {
         guard phase == .ready, initiator.pending == nil else { return }
-        guard !initiator.queue.isEmpty else {
-            if scanner.suspended {
-                scanner.suspended = false
-                reconcileScanner(at: now)
-            }
-            return
-        }
-        if scanMustPause {
-            if !scanner.suspended {
-                scanner.suspended = true
-                reconcileScanner(at: now)
-            }
+        // Stops a scan that must yield to a queued link, or resumes one no attempt needs to wait for.
+        reconcileScanner(at: now)
+        guard !initiator.queue.isEmpty else { return }
+        if !scanner.isQuiet, !controllerScansWhileInitiating(active: scanner.current?.active ?? true) {
             // The create goes out once the scan disable has been answered.
-            guard scanner.isQuiet else { return }
+            return
         }
         guard let id = initiator.popNext(), let link = linksByID[id] else { return }
         initiator.pending = Initiator.Attempt(link: id, peer: link.peer, phase: .awaitingStatus, deadline: nil,
                                               cancelOnStatus: nil)
         setState(link, .initiating)
         sendCreateConnection(to: link.peer, link: id)
-    }
-
-    /// Whether scanning has to stop while LE Create Connection is pending: the controller
-    /// said Command Disallowed once, or its LE Supported States (Vol 4, Part E, §7.8.27)
-    /// lack "scanning + initiating" for the scan type in use.
-    private var scanMustPause: Bool {
-        let scanBusy = !scanner.isQuiet || (scanner.wanted != nil && !scanner.suspended)
-        guard scanBusy else { return false }
-        if initiator.scanConflictLearned { return true }
-        guard let info = controllerInfo, info.leStates != 0 else { return false }
-        let states = LESupportedStates(rawValue: info.leStates)
-        let active = (scanner.current ?? scanner.wanted)?.active ?? true
-        return !states.contains(active ? .activeScanningAndInitiating : .passiveScanningAndInitiating)
     }
 
     var ownAddressType: LEOwnAddressType {
@@ -120,7 +100,8 @@ extension Host {
         if attempt.cancelOnStatus == .user {
             userCancelled(link)
         } else if status == .commandDisallowed, !scanner.isQuiet, !initiator.scanConflictLearned {
-            // This controller cannot initiate while scanning: pause the scan and try again.
+            // This controller cannot initiate while scanning: the scan stops (`scanTarget`)
+            // and the create goes again once it has.
             initiator.scanConflictLearned = true
             setState(link, .queued)
             initiator.enqueue(id, atFront: true)

@@ -1,11 +1,11 @@
 import Wire
 
 extension Host {
-    /// Sends the next scan command the scanner asks for (nothing before the controller is
-    /// ready, nothing while one is under way).
+    /// Sends the next scan command towards the scan the controller should run now (nothing
+    /// before the controller is ready, nothing while one is under way or a retry waits).
     func reconcileScanner(at now: HostTime) {
         guard phase == .ready else { return }
-        switch scanner.nextAction() {
+        switch scanner.nextAction(target: scanTarget, at: now) {
         case .none, .enable:
             break
         case let .setParameters(c):
@@ -13,6 +13,27 @@ extension Host {
         case .disable:
             sendScanEnable(false, filterDuplicates: false)
         }
+    }
+
+    /// The scan the controller should run now: the application's wish, unless a connection
+    /// attempt is pending or queued on a controller that cannot scan while initiating
+    /// (Docs/host-core.md, "Controller states"). Then the scan waits, and comes back by itself
+    /// once the initiator is idle.
+    var scanTarget: ScanConfiguration? {
+        guard let wanted = scanner.wanted else { return nil }
+        guard initiator.pending != nil || !initiator.queue.isEmpty else { return wanted }
+        return controllerScansWhileInitiating(active: wanted.active) ? wanted : nil
+    }
+
+    /// Whether the controller takes scan commands while an LE Create Connection is pending:
+    /// its LE Supported States (Vol 4, Part E, §7.8.27, "Active/Passive Scanning and
+    /// Initiating") say so, and it has not refused one yet (a refusal teaches the host
+    /// otherwise until the next reset). Unknown states are tried, and learnt from.
+    func controllerScansWhileInitiating(active: Bool) -> Bool {
+        if initiator.scanConflictLearned { return false }
+        guard let info = controllerInfo, info.leStates != 0 else { return true }
+        let states = LESupportedStates(rawValue: info.leStates)
+        return states.contains(active ? .activeScanningAndInitiating : .passiveScanningAndInitiating)
     }
 
     private func sendScanParameters(_ c: ScanConfiguration) {
@@ -40,13 +61,8 @@ extension Host {
     }
 
     func scanParametersAnswered(status: HCIStatus, opcode: HCIOpcode, at now: HostTime) {
-        if !status.isSuccess {
-            warn("scanning not started: \(HostError.commandFailed(opcode, status))")
-            scanner.wanted = nil
-            // The application asked for a scan and must learn that there is none.
-            sink.deliver(.scanning(false))
-        }
-        if case let .enable(c) = scanner.parametersAnswered(success: status.isSuccess) {
+        if !status.isSuccess { scanRefused(opcode: opcode, status: status, at: now) }
+        if case let .enable(c) = scanner.parametersAnswered(success: status.isSuccess, target: scanTarget) {
             sendScanEnable(true, filterDuplicates: c.filterDuplicates)
         } else {
             reconcileScanner(at: now)
@@ -58,14 +74,8 @@ extension Host {
         if on {
             if scanner.enableAnswered(success: status.isSuccess) {
                 sink.deliver(.scanning(true))
-            } else if status == .commandDisallowed, initiator.pending != nil {
-                // Cannot scan while initiating: wait for the attempt to end.
-                initiator.scanConflictLearned = true
-                scanner.suspended = true
             } else {
-                warn("scanning not started: \(HostError.commandFailed(opcode, status))")
-                scanner.wanted = nil
-                sink.deliver(.scanning(false))
+                scanRefused(opcode: opcode, status: status, at: now)
             }
         } else {
             if !status.isSuccess { warn("scan disable answered \(status); taking scanning as stopped") }
@@ -74,5 +84,28 @@ extension Host {
         }
         reconcileScanner(at: now)
         pumpInitiator(at: now)
+    }
+
+    /// A scan command the controller refused. The application's wish stays: Command Disallowed
+    /// while an LE Create Connection is pending means this controller cannot scan while
+    /// initiating (Zephyr's link layer, for one), so the scan waits for the attempt to end and
+    /// resumes after it; any other refusal is retried after a backoff. Either is said once, not
+    /// at every retry.
+    private func scanRefused(opcode: HCIOpcode, status: HCIStatus, at now: HostTime) {
+        let command = HostError.commandFailed(opcode, status).description
+        if status == .commandDisallowed, initiator.pending != nil {
+            initiator.scanConflictLearned = true
+            scanner.refusedForNow()
+            if !scanner.refusalReported {
+                scanner.refusalReported = true
+                warn("scanning paused: \(command) while LE Create Connection is pending; this controller cannot scan while initiating, so scanning stops during connection attempts and resumes after each")
+            }
+            return
+        }
+        let delay = scanner.refused(at: now)
+        if !scanner.refusalReported {
+            scanner.refusalReported = true
+            warn("scanning not started: \(command); trying again in \(delay / 1_000_000_000) s, with a growing interval, until it starts")
+        }
     }
 }

@@ -89,6 +89,7 @@ public final class Host {
     public var nextDeadline: HostTime? {
         var d = commands.nextDeadline
         if let i = initiator.nextDeadline { d = min(d ?? i, i) }
+        if phase == .ready, let r = scanner.retryAt { d = min(d ?? r, r) }
         for link in linkList {
             if let r = link.reconnectAt { d = min(d ?? r, r) }
             if let s = link.session, let sd = s.nextDeadline { d = min(d ?? sd, sd) }
@@ -114,6 +115,7 @@ public final class Host {
                 s.advanceTime(to: now)
             }
         }
+        reconcileScanner(at: now)
         pumpInitiator(at: now)
         flush(at: now)
     }
@@ -123,13 +125,13 @@ public final class Host {
     /// Starts scanning (or changes the running scan); nil uses `configuration.scan`. Before
     /// the controller is ready the wish is kept and honoured after bring-up.
     public func startScan(_ scan: ScanConfiguration? = nil, at now: HostTime) {
-        scanner.wanted = scan ?? configuration.scan
+        scanner.want(scan ?? configuration.scan)
         reconcileScanner(at: now)
         flush(at: now)
     }
 
     public func stopScan(at now: HostTime) {
-        scanner.wanted = nil
+        scanner.want(nil)
         reconcileScanner(at: now)
         flush(at: now)
     }

@@ -42,6 +42,9 @@ public final class SessionController {
     private let output: (SessionEvent) -> Void
     private var slots: [SensorRole: Slot] = [:]
     private var names: [BDAddress: String] = [:]
+    /// Whether the session has asked the host to scan. It is the session's wish, not the
+    /// controller's state: the host keeps a wish through refusals and controller resets and
+    /// resumes scanning by itself, so `.scanning` events do not change it.
     private var scanning = false
     private var startedAt: HostTime?
     private var stopping = false
@@ -144,8 +147,6 @@ public final class SessionController {
             if let role = role(of: link), let peer = slots[role]?.address { cache?.remove(for: peer) }
         case .controllerFailed(let error):
             output(.notice("controller: \(error.description)"))
-        case .scanning(let on):
-            scanning = on
         default:
             break
         }

@@ -238,7 +238,7 @@ import Wire
         #expect(fake.violations.isEmpty)
     }
 
-    @Test func commandDisallowedForLESetScanEnableLeavesScanningOff() {
+    @Test func commandDisallowedForLESetScanEnableIsRetriedWithBackoffAndSaidOnce() {
         let (host, fake) = readyHost(controller: {
             $0.leFeatures = []
             $0.answers[.leSetScanEnable] = .status(.commandDisallowed)
@@ -247,23 +247,32 @@ import Wire
         fake.run()
         #expect(!host.isScanning)
         #expect(!fake.scanning)
-        #expect(fake.scanningEvents == [false])
+        // Nothing started, so nothing to take back: no `.scanning` event.
+        #expect(fake.scanningEvents.isEmpty)
         #expect(fake.hasWarning(containing: "LE Set Scan Enable"))
         #expect(fake.hasWarning(containing: "Command Disallowed (0x0C)"))
-        #expect(host.nextDeadline == nil)
-        // No retry on its own: one attempt.
-        #expect(fake.count(.leSetScanEnable) == 1)
+        // The wish stays: tried again after 1 s, then 2 s, … (nothing explains the refusal).
+        #expect(host.nextDeadline == HostDuration.seconds(1))
+        fake.now = HostDuration.seconds(1)
+        host.advanceTime(to: fake.now)
+        fake.run()
+        #expect(fake.count(.leSetScanEnable) == 2)
+        #expect(host.nextDeadline == HostDuration.seconds(3))
+        // Said once, not at every retry.
+        #expect(fake.warnings.filter { $0.message.contains("LE Set Scan Enable") }.count == 1)
 
-        // The next request goes.
+        // The controller takes it at the next retry: scanning, without the application asking again.
         fake.answers[.leSetScanEnable] = nil
-        host.startScan(at: 0)
+        fake.now = HostDuration.seconds(3)
+        host.advanceTime(to: fake.now)
         fake.run()
         #expect(host.isScanning)
-        #expect(fake.scanningEvents == [false, true])
+        #expect(fake.scanningEvents == [true])
+        #expect(host.nextDeadline == nil)
         #expect(fake.violations.isEmpty)
     }
 
-    @Test func commandDisallowedForLESetScanParametersLeavesScanningOff() {
+    @Test func commandDisallowedForLESetScanParametersIsRetriedUntilScanningStarts() {
         let (host, fake) = readyHost(controller: {
             $0.leFeatures = []
             $0.answers[.leSetScanParameters] = .status(.commandDisallowed)
@@ -272,8 +281,28 @@ import Wire
         fake.run()
         #expect(!host.isScanning)
         #expect(fake.count(.leSetScanEnable) == 0)
-        #expect(fake.scanningEvents == [false])
         #expect(fake.hasWarning(containing: "Command Disallowed (0x0C)"))
+        // Retries back off, 1 s, 2 s, 4 s … up to 30 s.
+        var t: HostTime = 0
+        var waits: [HostTime] = []
+        for _ in 0..<7 {
+            guard let d = host.nextDeadline else { break }
+            waits.append(d - t)
+            t = d
+            fake.now = t
+            host.advanceTime(to: t)
+            fake.run()
+        }
+        #expect(waits == [1, 2, 4, 8, 16, 30, 30].map(HostDuration.seconds))
+        fake.answers[.leSetScanParameters] = nil
+        fake.now = host.nextDeadline ?? t
+        host.advanceTime(to: fake.now)
+        fake.run()
+        #expect(host.isScanning)
+        // A stop withdraws the wish: no retry timer is left.
+        host.stopScan(at: fake.now)
+        fake.run()
+        #expect(host.nextDeadline == nil)
     }
 
     @Test func commandDisallowedForDisconnectKeepsTheLinkAndALaterDisconnectGoes() {

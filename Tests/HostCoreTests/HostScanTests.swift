@@ -135,19 +135,22 @@ import Wire
         #expect(fake.scanningEvents == [true, false, true])
     }
 
-    @Test func failedScanEnableIsAWarning() {
+    @Test func failedScanEnableIsAWarningAndRetried() {
         let (host, fake) = readyHost(controller: {
             $0.leFeatures = []
             $0.answers[.leSetScanEnable] = .status(.invalidHCICommandParameters)
         })
         host.startScan(at: 0)
         fake.run()
-        // The application that asked is told there is no scan.
-        #expect(fake.scanningEvents == [false])
+        #expect(fake.scanningEvents.isEmpty)
         #expect(!host.isScanning)
         #expect(fake.hasWarning(containing: "scanning not started"))
-        // No retry loop.
         #expect(fake.opcodes == [.leSetScanParameters, .leSetScanEnable])
+        // One try per backoff step, never a tight loop.
+        #expect(host.nextDeadline == HostDuration.seconds(1))
+        host.advanceTime(to: HostDuration.milliseconds(999))
+        fake.run()
+        #expect(fake.opcodes.count == 2)
     }
 
     @Test func scanComesBackAfterAHardwareError() {

@@ -100,3 +100,37 @@ import Wire
         #expect(world.measurements(.heart).count == 2)
     }
 }
+
+/// The session on a controller with Zephyr's controller-state rules: the scan for missing
+/// sensors is refused while the first sensor's LE Create Connection is pending, and must come
+/// back by itself (issue 10: before the fix the speed sensor stayed "scanning" with no scan).
+@Suite struct ControllerStateRulesSessionTests {
+    static let heart = DeviceAddress(BDAddress(string: "C1:00:00:00:00:01") ?? .zero, type: .randomDevice)
+    static let speed = DeviceAddress(BDAddress(string: "C1:00:00:00:00:02") ?? .zero, type: .randomDevice)
+
+    @Test func missingSensorsAreFoundAfterAFixedAddressConnects() {
+        let world = ScriptedSessionWorld {
+            $0.roles = [.heart, .speed]
+            $0.fixedAddresses[.heart] = Self.heart.address
+            $0.fixedAddressTypes[.heart] = Self.heart.type
+        }
+        world.zephyrStateRules = true
+        world.start()
+        // The heart's create went first; the scan for the speed sensor was refused meanwhile.
+        #expect(world.createPending == Self.heart)
+        #expect(world.refusals.contains(.leSetScanParameters))
+        #expect(!world.scanning)
+        world.completeConnection(handle: 0x0040)
+        #expect(world.states(.heart).contains(.connected))
+        // Scanning is back without anyone asking again, so the speed sensor is found.
+        #expect(world.scanning)
+        world.advertise(Self.speed, services: [.runningSpeedAndCadence])
+        #expect(world.createPending == Self.speed)
+        #expect(world.states(.speed).last == .connecting)
+        world.completeConnection(handle: 0x0041)
+        #expect(world.states(.speed).contains(.connected))
+        // Everything found: the session stops scanning.
+        #expect(!world.scanning)
+        #expect(world.refusals == [.leSetScanParameters])
+    }
+}

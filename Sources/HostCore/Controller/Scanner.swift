@@ -1,8 +1,11 @@
 import Wire
 
-/// Scanning: what the user wants (`wanted`), whether a connection attempt needs the radio
-/// (`suspended`), and where the controller is (`phase`). The host asks `nextAction` after
-/// every change and sends what it says, one command at a time.
+/// Scanning: what the application wants (`wanted`), where the controller is (`phase`), and
+/// when a refused scan command is tried again (`retryAt`). The host works out the scan the
+/// controller should run *now* (the wish, unless a connection attempt needs a controller that
+/// cannot scan while initiating) and asks `nextAction(target:)` after every change; it sends
+/// what that says, one command at a time. The wish stays until the application withdraws it:
+/// a refused command is retried, never silently dropped (Docs/host-core.md, "Controller states").
 struct Scanner: Sendable {
     enum Phase: Sendable, Equatable {
         case idle
@@ -19,34 +22,57 @@ struct Scanner: Sendable {
         case disable
     }
 
+    /// The first wait after a refusal that no controller state explains; doubled per refusal.
+    static let firstRetryDelay: HostTime = HostDuration.seconds(1)
+    static let maximumRetryDelay: HostTime = HostDuration.seconds(30)
+
     private(set) var phase: Phase = .idle
-    /// The scan the user asked for; nil when none.
+    /// The scan the application asked for; nil when none.
     var wanted: ScanConfiguration?
-    /// Paused while LE Create Connection is pending on a controller that cannot scan and
-    /// initiate at once.
-    var suspended = false
     /// The configuration of the scan on the controller (or being started).
     private(set) var current: ScanConfiguration?
+    /// A refused scan command is tried again from then on; nil when nothing waits.
+    private(set) var retryAt: HostTime?
+    /// Refusals in a row since scanning last started (the backoff grows with it).
+    private(set) var refusals = 0
+    /// A refusal has been reported to the application since scanning last started: the retries
+    /// after it are not reported again.
+    var refusalReported = false
 
     /// Nothing on the controller and nothing under way.
     var isQuiet: Bool { phase == .idle }
 
     var isScanning: Bool { phase == .scanning }
 
-    /// Forgets the controller's side (controller reset); what the user wants stays.
+    /// Forgets the controller's side (controller reset); what the application wants stays.
     mutating func controllerReset() {
         phase = .idle
         current = nil
-        suspended = false
+        retryAt = nil
+        refusals = 0
     }
 
-    /// The next command that brings the controller towards what is wanted; none while a
-    /// command is under way.
-    mutating func nextAction() -> Action {
-        let target = suspended ? nil : wanted
+    /// A new wish from the application is tried at once, whatever an earlier refusal said.
+    mutating func want(_ scan: ScanConfiguration?) {
+        wanted = scan
+        retryAt = nil
+    }
+
+    /// Whether a refused command still waits for its retry time. A retry time that has passed
+    /// is forgotten, so that a deadline in the past is never reported again.
+    mutating func isWaitingToRetry(at now: HostTime) -> Bool {
+        guard let r = retryAt else { return false }
+        if r > now { return true }
+        retryAt = nil
+        return false
+    }
+
+    /// The next command that brings the controller towards `target`; none while a command is
+    /// under way or a retry waits.
+    mutating func nextAction(target: ScanConfiguration?, at now: HostTime) -> Action {
         switch phase {
         case .idle:
-            guard let t = target else { return .none }
+            guard !isWaitingToRetry(at: now), let t = target else { return .none }
             phase = .settingParameters
             current = t
             return .setParameters(t)
@@ -60,10 +86,9 @@ struct Scanner: Sendable {
     }
 
     /// Answer to the scan parameters command. On success the enable follows (or nothing, when
-    /// the wish changed meanwhile).
-    mutating func parametersAnswered(success: Bool) -> Action {
+    /// the target changed meanwhile).
+    mutating func parametersAnswered(success: Bool, target: ScanConfiguration?) -> Action {
         guard phase == .settingParameters else { return .none }
-        let target = suspended ? nil : wanted
         guard success, let c = current, target == c else {
             phase = .idle
             current = nil
@@ -78,6 +103,8 @@ struct Scanner: Sendable {
         guard phase == .enabling else { return false }
         if success {
             phase = .scanning
+            refusals = 0
+            refusalReported = false
             return true
         }
         phase = .idle
@@ -85,15 +112,31 @@ struct Scanner: Sendable {
         return false
     }
 
+    /// A refusal the controller's state explains (Command Disallowed while LE Create Connection
+    /// is pending): the host will not ask again until that state has passed, so no timer.
+    mutating func refusedForNow() {
+        retryAt = nil
+    }
+
+    /// A refusal nothing explains: the wish is kept and tried again after a backoff that
+    /// doubles per refusal in a row (1 s … 30 s). Returns the wait.
+    @discardableResult
+    mutating func refused(at now: HostTime) -> HostTime {
+        var delay = Self.firstRetryDelay
+        var i = 0
+        while i < refusals, delay < Self.maximumRetryDelay {
+            delay = delay &* 2
+            i += 1
+        }
+        delay = min(delay, Self.maximumRetryDelay)
+        refusals += 1
+        retryAt = now &+ delay
+        return delay
+    }
+
     /// Answer to a disable: the controller no longer scans, whatever the status (a failed
     /// disable means it was not scanning).
     mutating func disableAnswered() {
-        phase = .idle
-        current = nil
-    }
-
-    /// The command failed for good (e.g. timeout): back to idle.
-    mutating func abandon() {
         phase = .idle
         current = nil
     }

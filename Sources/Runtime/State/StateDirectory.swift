@@ -53,13 +53,18 @@ public struct StateDirectory: Sendable {
     }
 
     /// Writes atomically: a temporary file in the same folder, fsync, then rename, so a crash
-    /// leaves either the old or the new content, never half of one.
-    public func write(_ name: String, _ text: String) throws(StateError) {
+    /// leaves either the old or the new content, never half of one. `mode` is set on the
+    /// temporary file before any byte is written (0600 for secrets: no moment where another
+    /// user could open it), and the folder is synced after the rename so the new name survives
+    /// a power cut.
+    public func write(_ name: String, _ text: String, mode: mode_t = 0o644) throws(StateError) {
         try create()
         let target = file(name)
         let temp = target + ".tmp\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        unlink(temp)
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw StateError("cannot write \(temp): \(String(cString: strerror(errno)))") }
+        fchmod(fd, mode)
         let bytes = Array(text.utf8)
         var off = 0
         while off < bytes.count {
@@ -80,6 +85,25 @@ public struct StateDirectory: Sendable {
             unlink(temp)
             throw StateError("cannot replace \(target): \(e)")
         }
+        let dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            fsync(dir)
+            close(dir)
+        }
+    }
+
+    /// Names of the files in the folder that start with `prefix` and end with `suffix`.
+    public func names(prefix: String, suffix: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasPrefix(prefix) && name.hasSuffix(suffix) && !name.contains(".tmp") { out.append(name) }
+        }
+        return out.sorted()
     }
 
     public func remove(_ name: String) {

@@ -67,6 +67,13 @@ public struct ByteReader: Sendable {
         return UInt64(lo) | UInt64(hi) << 32
     }
 
+    /// 16 bytes least significant first, as SMP carries keys and random values.
+    public mutating func u128(_ field: StaticString = "u128") throws(WireError) -> UInt128 {
+        let lo = try u64(field)
+        let hi = try u64(field)
+        return UInt128(lo) | UInt128(hi) << 64
+    }
+
     /// Big-endian reads, for capture-file headers (btsnoop is big-endian).
     public mutating func u16BE(_ field: StaticString = "u16") throws(WireError) -> UInt16 {
         try need(2, field)

@@ -35,6 +35,12 @@ public struct ByteWriter: Sendable {
         u32(UInt32(truncatingIfNeeded: v >> 32))
     }
 
+    /// 16 bytes least significant first (SMP keys and random values).
+    public mutating func u128(_ v: UInt128) {
+        u64(UInt64(truncatingIfNeeded: v))
+        u64(UInt64(truncatingIfNeeded: v >> 64))
+    }
+
     public mutating func u16BE(_ v: UInt16) {
         bytes.append(UInt8(truncatingIfNeeded: v >> 8))
         bytes.append(UInt8(truncatingIfNeeded: v))

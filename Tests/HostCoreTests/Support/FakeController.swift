@@ -42,6 +42,11 @@ final class FakeController: HostSink {
     var answers: [HCIOpcode: Answer] = [:]
     /// Command Disallowed for LE Create Connection while scanning (as some controllers).
     var disallowCreateWhileScanning = false
+    /// The controller-state rules Zephyr's link layer enforces (its initiator is its scanner):
+    /// scan parameters only while neither scanning nor initiating (§7.8.10 and the shared
+    /// scanner), no scan enable while LE Create Connection is pending, no create while scanning.
+    /// Each refusal is Command Disallowed (0x0C) and counted in `refusals`.
+    var strictStateRules = false
     /// LE Create Connection Cancel is followed by LE Connection Complete (0x02); Bumble's is not.
     var cancelProducesConnectionComplete = true
     /// Disconnect is followed at once by Disconnection Complete (reason 0x16).
@@ -62,6 +67,8 @@ final class FakeController: HostSink {
     private(set) var unanswered: [HCICommandPacket] = []
     private(set) var scanning = false
     private(set) var createPending: DeviceAddress?
+    /// Commands refused under `strictStateRules`.
+    private(set) var refusals: [HCIOpcode] = []
     private(set) var aclInFlight: [UInt16: Int] = [:]
     private(set) var maxACLInFlight = 0
     private var creditsLeft = 1
@@ -219,6 +226,11 @@ final class FakeController: HostSink {
                 return
             }
         }
+        if strictStateRules, let refused = strictRefusal(c) {
+            refusals.append(op)
+            if HCICommandCatalog.completesWithStatus(op) == true { status(op, refused) } else { complete(op, [refused.rawValue]) }
+            return
+        }
         switch op {
         case .reset:
             scanning = false
@@ -296,6 +308,24 @@ final class FakeController: HostSink {
             status(op)
         default:
             complete(op, [HCIStatus.unknownHCICommand.rawValue])
+        }
+    }
+
+    /// What a controller keeping `strictStateRules` refuses, nil for what it takes.
+    private func strictRefusal(_ c: HCICommandPacket) -> HCIStatus? {
+        switch c.opcode {
+        case .leSetScanParameters, .leSetExtendedScanParameters:
+            return scanning || createPending != nil ? .commandDisallowed : nil
+        case .leSetScanEnable:
+            let on = (try? c.decode(LESetScanEnable.self))?.scanEnable ?? false
+            return on && createPending != nil ? .commandDisallowed : nil
+        case .leSetExtendedScanEnable:
+            let on = (try? c.decode(LESetExtendedScanEnable.self))?.enable ?? false
+            return on && createPending != nil ? .commandDisallowed : nil
+        case .leCreateConnection, .leExtendedCreateConnection:
+            return scanning ? .commandDisallowed : nil
+        default:
+            return nil
         }
     }
 

@@ -26,6 +26,11 @@ final class ScriptedSessionWorld: HostSink {
     var failures: [HCIOpcode: HCIStatus] = [:]
     /// Commands never answered.
     var silent: Set<HCIOpcode> = []
+    /// Zephyr's controller-state rules (scan commands refused while LE Create Connection is
+    /// pending, no create while scanning), with LE Supported States that do not say so.
+    var zephyrStateRules = false
+    /// Commands refused under `zephyrStateRules`.
+    private(set) var refusals: [HCIOpcode] = []
     private var pendingEvents: [HostEvent] = []
     private var unanswered: [HCICommandPacket] = []
     private var inboundATT: [(handle: UInt16, pdu: [UInt8])] = []
@@ -209,7 +214,8 @@ final class ScriptedSessionWorld: HostSink {
     private func answer(_ c: HCICommandPacket) {
         let op = c.opcode
         if silent.contains(op) { return }
-        if let s = failures[op] {
+        if let s = failures[op] ?? zephyrRefusal(c) {
+            if failures[op] == nil { refusals.append(op) }
             if HCICommandCatalog.completesWithStatus(op) == true { status(op, s) } else { complete(op, [s.rawValue]) }
             return
         }
@@ -258,6 +264,21 @@ final class ScriptedSessionWorld: HostSink {
             status(op)
         default:
             complete(op, StatusReturnParameters())
+        }
+    }
+
+    private func zephyrRefusal(_ c: HCICommandPacket) -> HCIStatus? {
+        guard zephyrStateRules else { return nil }
+        switch c.opcode {
+        case .leSetScanParameters:
+            return scanning || createPending != nil ? .commandDisallowed : nil
+        case .leSetScanEnable:
+            let on = (try? c.decode(LESetScanEnable.self))?.scanEnable ?? false
+            return on && createPending != nil ? .commandDisallowed : nil
+        case .leCreateConnection:
+            return scanning ? .commandDisallowed : nil
+        default:
+            return nil
         }
     }
 

@@ -36,6 +36,15 @@ def _behaviours(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _secure_profiles(text: str) -> list[str]:
+    from world.secure import parse_profiles
+
+    try:
+        return parse_profiles(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog='world', description=__doc__)
     commands = top.add_subparsers(dest='command', required=True)
@@ -61,6 +70,8 @@ def parser() -> argparse.ArgumentParser:
                      help='make --hostile-device misbehave (world/hostile.py lists the behaviours)')
     run.add_argument('--hostile-device', metavar='NAME', default='Heart 1',
                      help='the device --hostile applies to (default "Heart 1")')
+    run.add_argument('--secure', metavar='PROFILE[,...]', dest='secure_profiles', default=[], type=_secure_profiles,
+                     help='one "Secure N" peripheral per profile that requires pairing (world/secure.py lists them)')
     run.add_argument('--verbose', action='store_true', help="Bumble's debug log on stderr")
 
     selftest = commands.add_parser('selftest', help='start a world and check it with a raw HCI client')

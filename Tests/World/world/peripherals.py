@@ -32,7 +32,7 @@ THINGY_TEMPERATURE = THINGY.format(0x0201)
 THINGY_PRESSURE = THINGY.format(0x0202)
 THINGY_HUMIDITY = THINGY.format(0x0203)
 
-KIND_CODES = {'heart': 0xC1, 'speed': 0xC2, 'environment': 0xC3, 'distractor': 0xC4}
+KIND_CODES = {'heart': 0xC1, 'speed': 0xC2, 'environment': 0xC3, 'distractor': 0xC4, 'secure': 0xC5}
 KINDS = tuple(KIND_CODES)
 
 READ = gatt.Characteristic.Properties.READ

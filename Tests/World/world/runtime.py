@@ -17,6 +17,9 @@ from world.controller import WorldController, WorldLink
 from world.hci_server import H4Server
 from world.hostile import parse_behaviours
 from world.peripherals import CLASSES, KINDS, Heart, Peripheral, normalize_uuid
+from world.secure import Secure
+
+CLASSES['secure'] = Secure
 
 HOST_PUBLIC_ADDRESS = '00:00:A0:00:00:01'
 
@@ -154,7 +157,8 @@ class World:
         self.control_port = self.control_server.sockets[0].getsockname()[1]
 
         counts = [('heart', self.options.heart), ('speed', self.options.speed),
-                  ('environment', self.options.environment), ('distractor', self.options.distractors)]
+                  ('environment', self.options.environment), ('distractor', self.options.distractors),
+                  ('secure', len(getattr(self.options, 'secure_profiles', None) or []))]
         await asyncio.gather(*(self.add(kind) for kind, count in counts for _ in range(count)))
 
         ready = {
@@ -333,6 +337,14 @@ class World:
         if not isinstance(peripheral, Heart):
             raise KeyError('battery levels are settable on heart devices')
         return {'level': await peripheral.set_battery(int(request['level']))}
+
+    async def cmd_passkey(self, request) -> dict[str, Any]:
+        """The passkey the user of a `passkey-keyboard` Secure device types."""
+        peripheral = self.device(request.get('device'))
+        if not isinstance(peripheral, Secure):
+            raise KeyError('passkeys are typed on secure devices')
+        peripheral.type_passkey(int(request['passkey']))
+        return {'device': peripheral.name}
 
     async def cmd_hostile(self, request) -> dict[str, Any]:
         behaviours = parse_behaviours(request.get('behaviours', []))
