@@ -2,8 +2,10 @@
 import PackageDescription
 
 // Layers (imports point down only): rtstack → RTStackCLI → Runtime / Dissector → Sensors → HostCore → Capture → Wire.
-// CBluetooth is imported by Runtime only; CNettle by SecurityCrypto only (HostCore's pairing
-// state machine takes its crypto through the SecurityCryptography protocol). See Docs/architecture.md.
+// CBluetooth is imported by Runtime only; CNettle by SecurityCrypto (HostCore's pairing state
+// machine takes its crypto through the SecurityCryptography protocol) and by Gateway (BTHome's
+// AES-CCM, through Sensors' BTHomeCipher protocol). MQTT and Gateway sit beside Runtime: the
+// gateway command in RTStackCLI assembles them (Docs/gateway.md). See Docs/architecture.md.
 let package = Package(
     name: "rtstack",
     products: [
@@ -20,7 +22,8 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libbluetooth-dev"])]
         ),
-        // Nettle (AES, AES-CMAC) and Hogweed over GMP (P-256) for the Security Manager. Linked from
+        // Nettle (AES, AES-CMAC, AES-CCM) and Hogweed over GMP (P-256) for the Security Manager and
+        // BTHome's encrypted advertisements. Linked from
         // the static archives: the board binary must not need them installed, and they cost
         // about 0.2 MB where a static OpenSSL libcrypto costs 3.8 MB (Docs/security.md).
         .systemLibrary(
@@ -41,12 +44,6 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libyaml-dev"])]
         ),
-        // OpenSSL's EVP types only: libcrypto is opened with dlopen for BTHome's AES-CCM.
-        .systemLibrary(
-            name: "CCrypto",
-            pkgConfig: nil,
-            providers: [.apt(["libssl-dev"])]
-        ),
         .target(name: "Wire"),
         .target(name: "Capture", dependencies: ["Wire"]),
         .target(name: "HostCore", dependencies: ["Wire"]),
@@ -56,7 +53,8 @@ let package = Package(
         // The MQTT client, driven from a poll loop the caller owns (Docs/gateway.md).
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
         // The gateway's pure parts: topics, payloads, Home Assistant discovery, configuration.
-        .target(name: "Gateway", dependencies: ["Wire", "Sensors", "Dissector", "MQTT", "CYAML", "CCrypto"]),
+        .target(name: "Gateway", dependencies: ["Wire", "Sensors", "Dissector", "MQTT", "CYAML", "CNettle"],
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libnettle.a"])]),
         // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
         .target(name: "Service"),
         .target(name: "SecurityCrypto", dependencies: ["HostCore", "Wire", "CNettle"],

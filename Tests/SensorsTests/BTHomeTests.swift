@@ -8,7 +8,7 @@ import Wire
 /// without the v1 header (v2 has none) is 78237214 — computed with Python cryptography's
 /// AESCCM; the vectors in bthome-ble's tests (…b7ced8e5) still carry the v1 header 0x11. It
 /// checks that the decoder builds the nonce and splits ciphertext and MIC as the format says;
-/// the real cipher is tested in the gateway's libcrypto tests against the same vector.
+/// the real cipher (Nettle) is tested in GatewayTests against the same vector.
 struct ExampleCipher: BTHomeCipher {
     func decrypt(key: [UInt8], nonce: [UInt8], ciphertext: ArraySlice<UInt8>, tag: ArraySlice<UInt8>) -> [UInt8]? {
         guard key == bytes("23 1d 39 c1 d7 cc 1a b1 ae e2 24 cd 09 6d b9 32"),

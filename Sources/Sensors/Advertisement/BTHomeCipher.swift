@@ -1,6 +1,6 @@
 /// AES-CCM decryption with a 4-octet tag, as BTHome's encrypted advertisements need. Sensors
 /// decodes bytes only; the cipher comes from a crypto library one layer up (the gateway's
-/// libcrypto binding), so this protocol is the seam.
+/// `NettleAESCCM`), so this protocol is the seam.
 public protocol BTHomeCipher: Sendable {
     /// The plaintext of `ciphertext` under `key` and `nonce` (13 octets) if `tag` authenticates
     /// it; nil otherwise.
