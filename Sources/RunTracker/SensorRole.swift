@@ -1,38 +1,17 @@
 import Wire
 
 /// The three kinds of sensor a run session keeps connected, each found by the service it
-/// advertises and read through one notifying characteristic.
+/// advertises and read through one notifying characteristic (`SensorProfile`).
 public enum SensorRole: String, Sendable, Hashable, CaseIterable, Comparable {
     case heart
     case speed
     case environment
 
-    /// Service UUID the sensor puts in its advertising data.
-    public var advertisedService: BluetoothUUID {
-        switch self {
-        case .heart: return .heartRate
-        case .speed: return .runningSpeedAndCadence
-        // The Thingy:52 advertises its configuration service, not the weather service.
-        case .environment: return .thingyConfiguration
-        }
-    }
-
-    /// Service that holds the measurement characteristic.
-    public var measurementService: BluetoothUUID {
-        switch self {
-        case .heart: return .heartRate
-        case .speed: return .runningSpeedAndCadence
-        case .environment: return .thingyWeather
-        }
-    }
-
-    public var measurementCharacteristic: BluetoothUUID {
-        switch self {
-        case .heart: return .heartRateMeasurement
-        case .speed: return .rscMeasurement
-        case .environment: return .thingyTemperature
-        }
-    }
+    /// What the role's own kind of sensor advertises, and where its readings are
+    /// (`profiles` lists every kind that fills the role).
+    public var advertisedService: BluetoothUUID { profiles[0].advertisedService }
+    public var measurementService: BluetoothUUID { profiles[0].measurementService }
+    public var measurementCharacteristic: BluetoothUUID { profiles[0].measurementCharacteristic }
 
     public var title: String {
         switch self {

@@ -27,7 +27,12 @@ public final class SessionController {
     struct Slot {
         var role: SensorRole
         var address: DeviceAddress?
+        /// Which kind of sensor fills the role; nil until known (a sensor named on the command
+        /// line is connected before anything says what it is: the first subscription made wins).
+        var profile: SensorProfile?
         var link: LinkID?
+        /// The kinds this slot's sensor may be: its profile once known, else all of the role's.
+        var candidates: [SensorProfile] { profile.map { [$0] } ?? role.profiles }
         var state: SensorState = .scanning
         var valueHandle: UInt16?
         var everReady = false
@@ -66,7 +71,7 @@ public final class SessionController {
         startedAt = now
         for role in configuration.roles.sorted() {
             if let a = configuration.fixedAddresses[role], let t = configuration.fixedAddressTypes[role] {
-                connect(role, to: DeviceAddress(a, type: t), at: now)
+                connect(role, to: DeviceAddress(a, type: t), profile: nil, at: now)
             } else {
                 output(.state(role, .scanning, address: nil, name: nil))
             }
@@ -111,8 +116,9 @@ public final class SessionController {
             setState(role, s)
             // The host finishes a link's plan even when a CCCD write fails (it only warns), so
             // without this a sensor would show "ready" and silently never send a reading.
-            if state == .ready, slots[role]?.valueHandle == nil {
-                output(.notice("\(role.rawValue) sensor: the subscription to \(role.measurementCharacteristic) failed; it is connected but sends no measurements"))
+            if state == .ready, let slot = slots[role], slot.valueHandle == nil {
+                let wanted = slot.candidates.map(\.measurementCharacteristic.description)
+                output(.notice("\(role.rawValue) sensor: the subscription to \(wanted.joined(separator: " or ")) failed; it is connected but sends no measurements"))
             }
         case .connected(let link, _):
             guard let role = role(of: link), let slot = slots[role] else { return }
@@ -135,7 +141,10 @@ public final class SessionController {
                 release(role, at: now)
             }
         case .subscribed(let link, let characteristic, let valueHandle):
-            guard let role = role(of: link), characteristic == role.measurementCharacteristic else { return }
+            guard let role = role(of: link), let slot = slots[role],
+                  let profile = slot.candidates.first(where: { $0.measurementCharacteristic == characteristic })
+            else { return }
+            slots[role]?.profile = profile
             slots[role]?.valueHandle = valueHandle
         case .notification(let link, let handle, let value), .indication(let link, let handle, let value):
             guard let role = role(of: link), let slot = slots[role], slot.valueHandle == handle,
@@ -185,13 +194,16 @@ public final class SessionController {
                 continue
             }
             guard slot.address == nil, !stopping, report.connectable, !report.isScanResponse else { continue }
+            let profile: SensorProfile?
             if let fixed = configuration.fixedAddresses[role] {
                 guard fixed == report.address.address else { continue }
+                profile = role.profile(advertisedIn: ad)
             } else {
-                guard ad.advertisesService(role.advertisedService), !isAssigned(report.address.address) else { continue }
+                guard let p = role.profile(advertisedIn: ad), !isAssigned(report.address.address) else { continue }
+                profile = p
             }
             output(.rssi(role, report.rssi))
-            connect(role, to: report.address, at: now)
+            connect(role, to: report.address, profile: profile, at: now)
         }
     }
 
@@ -199,15 +211,18 @@ public final class SessionController {
         slots.values.contains { $0.address?.address == a }
     }
 
-    private func connect(_ role: SensorRole, to address: DeviceAddress, at now: HostTime) {
+    /// `profile` nil: the kind of sensor is not known, so the plan subscribes to the
+    /// measurement of every kind the role has (those the peer lacks are skipped with a warning).
+    private func connect(_ role: SensorRole, to address: DeviceAddress, profile: SensorProfile?, at now: HostTime) {
+        slots[role]?.address = address
+        slots[role]?.profile = profile
         var plan = LinkPlan()
         plan.mtu = configuration.mtu
         plan.discover = true
-        plan.subscriptions = [Subscription(service: role.measurementService, characteristic: role.measurementCharacteristic)]
+        plan.subscriptions = (slots[role]?.candidates ?? []).map(\.subscription)
         plan.cachedDatabase = cache?.database(for: address)
         plan.reconnect = configuration.reconnect
         plan.connectTimeout = configuration.connectTimeout
-        slots[role]?.address = address
         slots[role]?.link = host.connect(to: address, plan: plan, at: now)
         setState(role, .connecting)
         updateScanning(at: now)
@@ -234,7 +249,9 @@ public final class SessionController {
     }
 
     private func measurement(_ role: SensorRole, _ value: ArraySlice<UInt8>, address: DeviceAddress, at now: HostTime) {
-        switch SensorMeasurement.decode(role, value) {
+        switch SensorMeasurement.decode(slots[role]?.profile ?? role.profiles[0], value) {
+        case .failure(let f) where f.notKnown:
+            return
         case .failure(let f):
             summary.malformed += 1
             output(.notice(f.message))

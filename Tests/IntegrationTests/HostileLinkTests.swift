@@ -20,7 +20,7 @@ extension WorldIntegration {
                 let db = try await withTimeout(10, "discovery behind broken frames") { try await p.discover() }
                 #expect(db.characteristic(BluetoothUUID(UInt16(0x2A37)))?.cccdHandle != nil, "\(db)")
                 try await rig.expectLinkUsable(p)
-                let broken = rig.performed("l2cap_short").count
+                let broken = try await rig.performed("l2cap_short").count
                 #expect(broken >= 5, "only \(broken) broken frames sent")
                 let warnings = await rig.central.warnings().map(\.message)
                 let dropped = warnings.filter { $0.contains("new start while a frame was incomplete") }

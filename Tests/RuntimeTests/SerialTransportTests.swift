@@ -123,6 +123,35 @@ import Testing
         #expect(got == [0x04, 0x0E])
     }
 
+    @Test func secondOpenOfTheSamePortIsRefusedUntilTheFirstCloses() throws {
+        let pty = PseudoTerminal()
+        defer { pty.closeMaster() }
+        let first = try SerialTransport(path: pty.path)
+        pty.releaseInitialSlave()
+        #expect(throws: TransportError.portInUse(path: pty.path)) {
+            _ = try SerialTransport(path: pty.path)
+        }
+        #expect(TransportError.portInUse(path: pty.path).description.contains("\(pty.path) is in use"))
+        // The refused open did not disturb the first: bytes still reach it.
+        #expect(writeAll(pty.masterFD, [0x04, 0x0E]))
+        var buffer = [UInt8](repeating: 0, count: 8)
+        #expect(eventually { ((try? buffer.withUnsafeMutableBytes { try first.read(into: $0) }) ?? 0) == 2 })
+        first.close()
+        let again = try SerialTransport(path: pty.path)
+        again.close()
+    }
+
+    @Test func writingAfterTheControllerWentAwayIsEndOfStream() throws {
+        let pty = PseudoTerminal()
+        let port = try SerialTransport(path: pty.path)
+        defer { port.close() }
+        pty.releaseInitialSlave()
+        pty.closeMaster()
+        #expect(throws: TransportError.endOfStream(adapter: pty.path)) {
+            try port.write([0x01, 0x03, 0x0C, 0x00])
+        }
+    }
+
     @Test func controllerGoneEndsTheLoop() throws {
         let pty = PseudoTerminal()
         let port = try SerialTransport(path: pty.path)

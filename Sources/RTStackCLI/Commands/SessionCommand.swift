@@ -8,19 +8,20 @@ enum SessionCommand {
     static let spec = CommandSpec(
         name: "session",
         usage: "rtstack --adapter ADAPTER [--json] [--duration SECONDS] [--heart|--speed|--environment ADDRESS]",
-        summary: "The run session: find a heart-rate strap, a running speed & cadence pod and a Thingy:52, show their values live.",
+        summary: "The run session: find a heart-rate strap, a running speed & cadence pod and a temperature sensor, show their values live.",
         options: AdapterOptions.specs + [
             .init("json", "JSON Lines on stdout instead of the live view, one object per event"),
             .init("duration", value: "SECONDS", "end cleanly after this long (default: until Ctrl-C)"),
             .init("heart", value: "ADDRESS", "use this heart-rate sensor (AA:BB:CC:DD:EE:FF[/public|/random])"),
             .init("speed", value: "ADDRESS", "use this running speed & cadence sensor"),
-            .init("environment", value: "ADDRESS", "use this Thingy:52"),
+            .init("environment", value: "ADDRESS", "use this Thingy:52 or Environmental Sensing sensor"),
             .init("only", value: "ROLES", "run with some sensors only, e.g. --only heart,speed"),
             .init("no-cache", "ignore and do not write the GATT cache"),
         ],
         details: """
         Sensors are found by the service they advertise (Heart Rate 0x180D, Running Speed and
-        Cadence 0x1814, Thingy:52 EF680100-9B35-4933-9B10-52FFA9740042) unless an address is given.
+        Cadence 0x1814, Thingy:52 EF680100-9B35-4933-9B10-52FFA9740042 or Environmental Sensing
+        0x181A with Temperature 0x2A6E) unless an address is given.
         A missing sensor keeps being looked for; a dropped one reconnects and resumes.
         Ctrl-C or --duration ends the session: every link is disconnected, then a summary.
         JSON events: state, measurement, notice, summary (see README).

@@ -7,6 +7,9 @@ import Glibc
 /// or its hang-up would SIGHUP us) and O_NONBLOCK, then put in raw mode: no echo, no line
 /// editing, no CR/LF translation, no XON/XOFF (0x11/0x13 are ordinary HCI bytes), 8 data bits.
 /// Buffers are flushed on open so stale bytes from a previous session do not reach the framer.
+/// The port is locked (`flock`, exclusive, released on close) so that a second rtstack on the
+/// same line is refused instead of splitting the controller's bytes with the first: nothing in
+/// a tty stops two readers, and TIOCEXCL does not stop root.
 ///
 /// Not thread-safe: see `HCITransport`.
 public final class SerialTransport: HCITransport {
@@ -56,26 +59,36 @@ public final class SerialTransport: HCITransport {
     deinit { io.close() }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int {
-        do throws(TransportError) {
-            return try io.read(into: buffer)
-        } catch .systemCall(_, let code) where code == EIO {
-            // A tty whose other end went away (USB adapter unplugged, pty master closed).
-            throw .endOfStream(adapter: name)
-        }
+        try endingOnHangUp { () throws(TransportError) in try io.read(into: buffer) }
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
-        try io.write(bytes)
+        try endingOnHangUp { () throws(TransportError) in try io.write(bytes) }
     }
 
     public func flushPendingWrites() throws(TransportError) {
-        try io.flushPendingWrites()
+        try endingOnHangUp { () throws(TransportError) in try io.flushPendingWrites() }
+    }
+
+    /// EIO on a tty, reading or writing, means its other end went away (USB adapter unplugged,
+    /// pty master closed): the end of the stream, not a failed call.
+    private func endingOnHangUp<T>(_ body: () throws(TransportError) -> T) throws(TransportError) -> T {
+        do throws(TransportError) {
+            return try body()
+        } catch .systemCall(_, let code) where code == EIO {
+            throw .endOfStream(adapter: name)
+        }
     }
 
     public func close() { io.close() }
 
     private static func configure(_ fd: Int32, path: String, speed: speed_t, baudRate: Int, flowControl: Bool) throws(TransportError) {
         guard isatty(fd) == 1 else { throw .notATerminal(path: path) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = currentErrno
+            if code == EWOULDBLOCK { throw .portInUse(path: path) }
+            throw .systemCall(operation: "flock \(path)", errno: code)
+        }
         var tio = termios()
         guard tcgetattr(fd, &tio) == 0 else { throw .systemCall(operation: "tcgetattr \(path)", errno: currentErrno) }
         cfmakeraw(&tio)

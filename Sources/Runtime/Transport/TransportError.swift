@@ -22,6 +22,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case openFailed(path: String, errno: Int32)
     /// The path exists but is not a terminal, so it cannot be a serial port.
     case notATerminal(path: String)
+    /// Another process holds the port's lock (another rtstack on the same line).
+    case portInUse(path: String)
     /// The baud rate is not one the Linux termios interface offers.
     case unsupportedBaudRate(Int)
     /// The serial driver did not keep the requested baud rate (read back a different one).
@@ -61,6 +63,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot open \(path): \(describeErrno(code))\(Self.openHint(code))"
         case .notATerminal(let path):
             return "\(path) is not a serial port (not a terminal device)"
+        case .portInUse(let path):
+            return "\(path) is in use: another process (another rtstack?) holds it locked; two hosts on one H4 line would each read part of the other's packets, so stop the other one first"
         case .unsupportedBaudRate(let rate):
             return "baud rate \(rate) is not supported; supported rates: \(SerialBaudRate.supportedList)"
         case .baudRateNotApplied(let path, let requested):

@@ -55,6 +55,7 @@ public struct CompanyIdentifier: RawRepresentable, Hashable, Sendable, Comparabl
         case 0x02FF: return "Silicon Laboratories"
         case 0x038F: return "Xiaomi Inc."
         case 0x0499: return "Ruuvi Innovations Ltd."
+        case 0x05F1: return "The Linux Foundation"   // Zephyr's controller and BlueZ
         case 0x067C: return "Tile, Inc."
         case 0x0822: return "adafruit industries"
         case 0xFFFF: return "internal use (not assigned)"

@@ -83,9 +83,18 @@ struct HostileRig {
         #expect(String(decoding: bytes, as: UTF8.self) == "Heart 1", "Device Name \(bytes)", sourceLocation: sourceLocation)
     }
 
-    /// The world's `hostile` events for one behaviour.
-    func performed(_ behaviour: String) -> [JSONValue] {
-        world.events("hostile").filter { $0["behaviour"]?.string == behaviour }
+    /// The world's `hostile` events for one behaviour, once its log (read on another thread)
+    /// has caught up with the count the world itself keeps: the count is raised before the
+    /// misbehaving PDU goes out, the event line may arrive after the host already reacted.
+    func performed(_ behaviour: String) async throws -> [JSONValue] {
+        let status = try world.control(#"{"cmd":"status"}"#)
+        let device = status["devices"]?.array?.first { $0["name"]?.string == "Heart 1" }
+        let count = device?["hostile"]?["counts"]?[behaviour]?.int ?? 0
+        let logged = { (events: [JSONValue]) in
+            events.filter { $0["event"]?.string == "hostile" && $0["behaviour"]?.string == behaviour }
+        }
+        try await world.wait("\(count) '\(behaviour)' events", timeout: 5) { logged($0).count >= count }
+        return logged(world.events)
     }
 }
 

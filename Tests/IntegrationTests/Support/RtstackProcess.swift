@@ -112,6 +112,12 @@ final class RtstackProcess: @unchecked Sendable {
                       stdout: out.lines, stderr: err.text, elapsed: elapsed, events: out.json)
     }
 
+    /// SIGINT, as Ctrl-C: rtstack ends cleanly (links disconnected, summary printed).
+    func interrupt() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGINT)
+    }
+
     /// SIGKILL if still running, and reap it.
     func kill() {
         guard process.isRunning else { return }

@@ -68,17 +68,10 @@ final class WorldProcess: @unchecked Sendable {
     /// Cancels (skips) the test when the world's venv cannot be set up.
     static func start(_ options: [String] = []) async throws -> WorldProcess {
         try await WorldSetup.ensure()
-        let p = Process()
-        p.executableURL = PackagePaths.worldScript
-        p.arguments = ["run", "--hci-port", "0", "--control-port", "0", "--exit-on-stdin-eof"] + options
-        p.currentDirectoryURL = PackagePaths.root
-        let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
-        p.standardInput = stdinPipe
-        p.standardOutput = stdoutPipe
-        p.standardError = stderrPipe
-        try p.run()
-        let out = LineCollector(stdoutPipe.fileHandleForReading)
-        let err = LineCollector(stderrPipe.fileHandleForReading)
+        let child = try PipedChild.start(PackagePaths.worldScript,
+                                         ["run", "--hci-port", "0", "--control-port", "0", "--exit-on-stdin-eof"] + options,
+                                         in: PackagePaths.root)
+        let (p, stdinPipe, out, err) = (child.process, child.stdin, child.out, child.err)
         let started = Date()
         while true {
             if let first = out.lines.first {

@@ -50,6 +50,7 @@ BEHAVIOURS: dict[str, str] = {
     'notify_unknown': 'each notification is followed by two on handles the database does not have (0x0000, 0xFFF0)',
     'short_pdus': 'each notification is followed by a Handle Value Notification and a Handle Value Indication of 2 bytes',
     'bad_adv': 'advertising data whose last AD structure (the name) says 30 bytes and carries 6',
+    'silent': 'the link comes up but no ATT request is ever answered (a confirmation is still taken)',
 }
 REPLAYING = {'stuck_group_type': READ_BY_GROUP_TYPE_RESPONSE, 'stuck_read_by_type': READ_BY_TYPE_RESPONSE,
              'stuck_find_information': FIND_INFORMATION_RESPONSE}
@@ -142,6 +143,10 @@ class Hostility:
             return True
         if not self.behaviours:
             return False
+        if 'silent' in self.behaviours and opcode != HANDLE_VALUE_CONFIRMATION:
+            # Dropped: the host's 30 s ATT transaction timer is all that ends the wait.
+            self._did('silent', opcode=f'0x{opcode:02X}')
+            return True
         if opcode == EXCHANGE_MTU_REQUEST and 'att_truncated' in self.behaviours:
             self._send_att(bearer.handle, bytes([EXCHANGE_MTU_RESPONSE, 0x05]))
             self._did('att_truncated')

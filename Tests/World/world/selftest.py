@@ -426,6 +426,12 @@ async def test_hostile_mode(ctx: Context) -> None:
     status = await ctx.world.control({'cmd': 'status'})
     counts = next(d for d in status['devices'] if d['name'] == 'Heart 1')['hostile']['counts']
     check(counts == {'handle_zero': 1, 'att_trailing': 1}, f'hostile counts {counts}')
+    await ctx.world.control({'cmd': 'hostile', 'device': 'Heart 1', 'behaviours': ['silent']})
+    try:
+        await ctx.read('Heart 1', '2A38', timeout=0.5)
+        raise Failure('a silent peripheral answered')
+    except TimeoutError:
+        pass
     await ctx.world.control({'cmd': 'hostile', 'device': 'Heart 1', 'behaviours': []})
     response = await ctx.hci.att(handle, struct.pack('<BHH', 0x04, 0x0001, 0xFFFF))
     check(response[0] == 0x05 and response[2:4] != b'\x00\x00', f'behaviours cleared: {response.hex()}')
