@@ -41,7 +41,10 @@ public final class MQTTClient {
     /// Set by callbacks, acted on once the library call returns.
     private var connackCode: Int32?
     private var disconnectCode: Int32?
+    /// A QoS 0 message written inside mosquitto_publish is acknowledged (on_publish) before
+    /// the call returns its mid; such acknowledgements wait here until `pump` knows the mid.
     private var earlyAcks: Set<Int32> = []
+    private var insidePublish = false
     private var lastNow: Double = 0
 
     /// Loads libmosquitto (once per process) and checks the configuration; connects on `start`.
@@ -343,9 +346,11 @@ public final class MQTTClient {
         while outbox.inFlightCount < configuration.inFlightLimit, let entry = outbox.nextWaiting() {
             var mid: Int32 = 0
             let message = entry.message
+            insidePublish = true
             let rc = message.payload.withUnsafeBytes { payload in
                 lib.publish(m, &mid, message.topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue, message.retain)
             }
+            insidePublish = false
             if rc == MOSQ_ERR_SUCCESS.rawValue {
                 outbox.markInFlight(entry.id, mid: mid)
                 // A QoS 0 message written during mosquitto_publish was acknowledged before its
@@ -366,11 +371,10 @@ public final class MQTTClient {
         if let id = outbox.acknowledge(mid: mid) {
             statistics.delivered += 1
             events.append(.delivered(id))
-        } else if state == .connected {
-            // The availability message (not in the outbox), or a QoS 0 message acknowledged
-            // inside mosquitto_publish: `pump` checks the latter.
+        } else if insidePublish {
             earlyAcks.insert(mid)
         }
+        // Otherwise the availability message, which is not in the outbox.
     }
 
     private func didReceive(_ m: mosquitto_message) {
