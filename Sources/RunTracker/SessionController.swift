@@ -5,8 +5,8 @@ import Wire
 /// to each as soon as it is seen, subscribes to its measurement, turns notifications into
 /// readings, and at the end disconnects everything cleanly and reports a summary.
 ///
-/// It is driven by the host's events and the time, and acts only through `SessionHost`, so the
-/// same logic runs against a controller, a capture replay or a scripted test.
+/// It is driven by the host's events and the time, and acts on any `Host` (either backend, a
+/// capture replay, a scripted test).
 public final class SessionController {
     public struct Configuration: Sendable {
         public var roles: [SensorRole] = SensorRole.allCases
@@ -42,7 +42,7 @@ public final class SessionController {
     }
 
     public let configuration: Configuration
-    private unowned let host: SessionHost
+    private unowned let host: any Host
     private let cache: GATTCacheStore?
     private let output: (SessionEvent) -> Void
     private var slots: [SensorRole: Slot] = [:]
@@ -57,7 +57,7 @@ public final class SessionController {
     public private(set) var summary = SessionSummary()
     public private(set) var isFinished = false
 
-    public init(configuration: Configuration, host: SessionHost, cache: GATTCacheStore?,
+    public init(configuration: Configuration, host: any Host, cache: GATTCacheStore?,
                 output: @escaping (SessionEvent) -> Void) {
         self.configuration = configuration
         self.host = host

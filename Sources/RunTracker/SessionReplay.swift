@@ -1,14 +1,14 @@
 import HostCore
 import Wire
 
-/// Replays a recorded run session (Docs/replay.md): builds a `Host` and a `SessionController`
+/// Replays a recorded run session (Docs/replay.md): builds an `HCIHost` and a `SessionController`
 /// as `rtstack --adapter … --json` does, feeds them the recording's controller→host packets
 /// with their times, and collects the host→controller packets the core sends. Because the core
 /// is sans-I/O and deterministic, those must be the recorded host→controller packets, byte for
 /// byte and in order; any difference is a behaviour change (or a nondeterminism) in the core.
 ///
-/// It reproduces what `HostDriver` and the CLI's `SessionApplication` do on the loop thread:
-/// host events are queued while a host call runs and handed over after it returns; the session
+/// It reproduces what the Runtime's `AdapterDriver` and the CLI's `SessionApplication` do on
+/// the loop thread: after every input the host's packets and then its events are pulled; the session
 /// starts on `.controllerReady`; deadlines (the host's and the session's) fire when they fall
 /// before the next recorded packet. The user's end of the session (`--duration`, Ctrl-C) is
 /// not in a recording; `StopPoint` says where to put it.
@@ -131,24 +131,19 @@ public enum SessionReplay {
 }
 
 extension SessionReplay {
-    /// The replay's loop: the `HostDriver` + `SessionApplication` pair without sockets or
+    /// The replay's loop: the `AdapterDriver` + `SessionApplication` pair without sockets or
     /// clocks.
     fileprivate final class Runner {
         let packets: [Packet]
         let sessionConfiguration: SessionController.Configuration
         let cache: GATTCacheStore?
         let stopIndex: Int?
-        let output = Collector()
-        let host: Host
-        let adapter: ReplaySessionHost
+        let host: HCIHost
         var session: SessionController?
         var outcome = Outcome()
-        var now: HostTime = 0 {
-            didSet { output.now = now }
-        }
-        var consumed: Int? {
-            didSet { output.consumed = consumed }
-        }
+        var now: HostTime = 0
+        /// Index of the last recorded input given to the host (stamped on what it sends).
+        var consumed: Int?
 
         init(packets: [Packet], host configuration: HostConfiguration, session: SessionController.Configuration,
              cache: GATTCacheStore?, stop: StopPoint) {
@@ -159,8 +154,7 @@ extension SessionReplay {
             case .firstDisconnectCommand: stopIndex = SessionReplay.firstDisconnectCommand(in: packets)
             case .never: stopIndex = nil
             }
-            host = Host(configuration: configuration, sink: output)
-            adapter = ReplaySessionHost(host)
+            host = HCIHost(configuration: configuration)
         }
 
         func run() {
@@ -187,7 +181,6 @@ extension SessionReplay {
             // stopped with the program, so later ones never fired).
             if let last = packets.last { fireDeadlines(through: last.time) }
             if let s = session { outcome.summary = s.summary }
-            outcome.sent = output.sent
         }
 
         /// The session's end, as `SessionApplication.deadlineReached` does it for `--duration`.
@@ -246,18 +239,25 @@ extension SessionReplay {
             return true
         }
 
-        // MARK: Events
+        // MARK: Outputs
 
-        /// Hands queued host events to the application; events raised while it handles them
-        /// join the queue (`HostDriver.drain`).
+        /// Takes what the host has for the controller, then hands its events to the application;
+        /// whatever the application asks in turn is taken the same way (`AdapterDriver.settle`).
         private func drain() {
-            var i = 0
-            while i < output.pending.count {
-                let e = output.pending[i]
-                i += 1
-                hostEvent(e)
+            while true {
+                var progressed = false
+                while let p = host.pollTransmit(at: now) {
+                    progressed = true
+                    // The host may lend a slice of a reused buffer: keep a copy.
+                    outcome.sent.append(Sent(packet: HCIPacket(type: p.type, bytes: Array(p.bytes)), time: now,
+                                             afterRecording: consumed))
+                }
+                while let e = host.pollEvent() {
+                    progressed = true
+                    hostEvent(e)
+                }
+                if !progressed { return }
             }
-            output.pending.removeAll(keepingCapacity: true)
         }
 
         /// `SessionApplication.hostEvent`.
@@ -265,7 +265,7 @@ extension SessionReplay {
             switch event {
             case .controllerReady:
                 guard session == nil else { break }
-                let s = SessionController(configuration: sessionConfiguration, host: adapter, cache: cache) { [weak self] e in
+                let s = SessionController(configuration: sessionConfiguration, host: host, cache: cache) { [weak self] e in
                     self?.sessionEvent(e)
                 }
                 session = s
@@ -289,36 +289,4 @@ extension SessionReplay {
             outcome.sessionEvents.append(event)
         }
     }
-
-    /// The host's sink: packets for the controller are kept as the replay's output, events wait
-    /// in `pending` until the host call returns.
-    fileprivate final class Collector: HostSink {
-        var sent: [Sent] = []
-        var pending: [HostEvent] = []
-        /// The time and position of the input being handled, stamped on what is sent.
-        var now: HostTime = 0
-        var consumed: Int?
-
-        func send(_ packet: HCIPacket) {
-            // The host may lend a slice of a reused buffer: keep a copy.
-            sent.append(Sent(packet: HCIPacket(type: packet.type, bytes: Array(packet.bytes)), time: now,
-                             afterRecording: consumed))
-        }
-
-        func deliver(_ event: HostEvent) {
-            pending.append(event)
-        }
-    }
-}
-
-/// Lets the session drive the replayed host (the CLI's `HostSessionAdapter`).
-fileprivate final class ReplaySessionHost: SessionHost {
-    unowned let host: Host
-    init(_ host: Host) { self.host = host }
-    func startScan(_ configuration: ScanConfiguration, at now: HostTime) { host.startScan(configuration, at: now) }
-    func stopScan(at now: HostTime) { host.stopScan(at: now) }
-    func connect(to address: DeviceAddress, plan: LinkPlan, at now: HostTime) -> LinkID {
-        host.connect(to: address, plan: plan, at: now)
-    }
-    func disconnect(_ link: LinkID, at now: HostTime) { host.disconnect(link, at: now) }
 }

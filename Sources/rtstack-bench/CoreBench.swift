@@ -3,11 +3,11 @@ import HostCore
 import Sensors
 import Wire
 
-/// (a) through the core alone, sans-I/O: H4 bytes in 64 KiB reads → `H4Framer` → `Host.receive`
-/// → the sink's `.notification` → `SensorValueDecoder` → a consumer. What the event loop does
-/// per read, without the loop, the socket and the event queue of `HostDriver`.
-final class CoreBench: HostSink {
-    let host: Host
+/// (a) through the core alone, sans-I/O: H4 bytes in 64 KiB reads → `H4Framer` →
+/// `HCIHost.receive` → `.notification` pulled → `SensorValueDecoder` → a consumer. What the event
+/// loop does per read, without the loop and the socket of `AdapterDriver`.
+final class CoreBench {
+    let host: HCIHost
     private let controller = ScriptedController()
     @exclusivity(unchecked) private var framer = H4Framer(configuration: .controllerToHost)
     /// By link number: the subscribed value handle and its characteristic, filled as links
@@ -17,16 +17,14 @@ final class CoreBench: HostSink {
     private var subscribed = 0
 
     init() {
-        let forward = Forward()
-        host = Host(configuration: HostConfiguration(ownAddress: .randomStatic(BDAddress(string: "C4:11:22:33:44:55") ?? .zero)),
-                    sink: forward)
-        forward.target = self
+        host = HCIHost(configuration: HostConfiguration(ownAddress: .randomStatic(BDAddress(string: "C4:11:22:33:44:55") ?? .zero)))
     }
 
     /// Bring-up, three connections, three CCCD writes; returns the connection handles in
     /// `BenchWorkload.sensors` order.
     func setUp() -> [UInt16]? {
         host.start(at: 0)
+        settle(at: 0)
         pump()
         guard host.isReady else {
             print("core: the host did not come up")
@@ -34,6 +32,7 @@ final class CoreBench: HostSink {
         }
         for s in BenchWorkload.sensors {
             host.connect(to: s.address, plan: s.plan(subscribe: true), at: 1)
+            settle(at: 1)
             pump()
         }
         guard subscribed == BenchWorkload.sensors.count else {
@@ -59,9 +58,20 @@ final class CoreBench: HostSink {
     func feed(_ bytes: some Collection<UInt8>, at now: HostTime) {
         framer.feed(bytes)
         while framer.withNext({ output in
-            if case .packet(let p) = output { host.receive(p, at: now) }
+            if case .packet(let p) = output {
+                host.receive(p, at: now)
+                settle(at: now)
+            }
             return true
         }) != nil {}
+    }
+
+    /// What the driver does after every input: the host's packets to the controller, its
+    /// events to the application.
+    @inline(__always)
+    private func settle(at now: HostTime) {
+        while let p = host.pollTransmit(at: now) { controller.handle(p) }
+        while let e = host.pollEvent() { deliver(e) }
     }
 
     /// Runs `stream` through in reads of `readSize` bytes (not inlined, so callgrind can count
@@ -77,8 +87,6 @@ final class CoreBench: HostSink {
             }
         }
     }
-
-    func send(_ packet: HCIPacket) { controller.handle(packet) }
 
     func deliver(_ event: HostEvent) {
         switch event {
@@ -96,12 +104,6 @@ final class CoreBench: HostSink {
             break
         }
     }
-}
-
-private final class Forward: HostSink {
-    weak var target: CoreBench?
-    func send(_ packet: HCIPacket) { target?.send(packet) }
-    func deliver(_ event: HostEvent) { target?.deliver(event) }
 }
 
 enum Clock {

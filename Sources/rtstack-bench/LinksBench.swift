@@ -11,7 +11,7 @@ import Wire
 /// discovery, the measurement subscribed), then streaming. The resident set is read from
 /// /proc/self/status once every link streams and again after `seconds` of streaming.
 final class LinksApplication: HostApplication {
-    private weak var driver: HostDriver?
+    private weak var driver: AdapterDriver?
     private let perRole: Int
     private let report: LinksReport
     private var assigned: [SensorRole: Int] = [:]
@@ -25,7 +25,7 @@ final class LinksApplication: HostApplication {
         self.report = report
     }
 
-    func attach(_ driver: HostDriver, at now: HostTime) { self.driver = driver }
+    func attach(_ driver: AdapterDriver, at now: HostTime) { self.driver = driver }
 
     func hostEvent(_ event: HostEvent, at now: HostTime) {
         guard let host = driver?.host else { return }
@@ -64,7 +64,7 @@ final class LinksApplication: HostApplication {
 
     var nextDeadline: HostTime? { nil }
     func deadlineReached(at now: HostTime) {}
-    func transportClosed(_ error: TransportError) {}
+    func adapterClosed(_ error: TransportError) {}
     func shutdownRequested(at now: HostTime) -> Bool { true }
 }
 
@@ -97,13 +97,14 @@ func runLinksBench(port: UInt16, perRole: Int, seconds: Int) {
     let keys = ["VmRSS", "VmHWM", "RssAnon", "RssFile"]
     let before = procStatus(keys)
     let start = MonotonicClock.now()
-    let loop: EventLoop<HostDriver>
+    let loop: EventLoop<AdapterDriver>
     do {
         let transport = try TCPTransport(host: "127.0.0.1", port: port)
-        loop = try EventLoop<HostDriver>.start(name: "bench-links", transport: transport) { context in
-            HostDriver(context: context, configuration: benchConfiguration,
-                       tap: PacketTap(wallClockMicros: 0, monotonicNanos: 0),
-                       application: LinksApplication(perRole: perRole, report: report), at: MonotonicClock.now())
+        let io = HCITransportIO(transport: transport, configuration: benchConfiguration,
+                                tap: PacketTap(wallClockMicros: 0, monotonicNanos: 0))
+        loop = try EventLoop<AdapterDriver>.start(name: "bench-links") { context in
+            AdapterDriver(context: context, io: io, application: LinksApplication(perRole: perRole, report: report),
+                          at: MonotonicClock.now())
         }
     } catch {
         print("links: \(error)")

@@ -7,7 +7,7 @@ import Wire
 /// The application on the event-loop thread for the loop path: connects the three sensors with
 /// plans that subscribe, decodes every notification and reports it consumed.
 final class LoopConsumer: HostApplication {
-    private weak var driver: HostDriver?
+    private weak var driver: AdapterDriver?
     private let progress: Progress
     private let stamp: Bool
     private var routes: [(valueHandle: UInt16, uuid: BluetoothUUID)?] = Array(repeating: nil, count: 8)
@@ -18,7 +18,7 @@ final class LoopConsumer: HostApplication {
         self.stamp = stamp
     }
 
-    func attach(_ driver: HostDriver, at now: HostTime) { self.driver = driver }
+    func attach(_ driver: AdapterDriver, at now: HostTime) { self.driver = driver }
 
     func hostEvent(_ event: HostEvent, at now: HostTime) {
         switch event {
@@ -41,7 +41,7 @@ final class LoopConsumer: HostApplication {
 
     var nextDeadline: HostTime? { nil }
     func deadlineReached(at now: HostTime) {}
-    func transportClosed(_ error: TransportError) {}
+    func adapterClosed(_ error: TransportError) {}
     func shutdownRequested(at now: HostTime) -> Bool { true }
 }
 
@@ -59,8 +59,8 @@ struct PipelineResult {
     var lost = 0
 }
 
-/// The loop path: `TCPTransport` → `EventLoop` (poll, 64 KiB reads) → `HostDriver` (H4 framer,
-/// event queue) → `Host` → `LoopConsumer` (decoders), all on the loop thread.
+/// The loop path: `TCPTransport` → `EventLoop` (poll) → `AdapterDriver` / `HCITransportIO` (64 KiB
+/// reads, H4 framer) → `HCIHost` → `LoopConsumer` (decoders), all on the loop thread.
 func runLoopPath(_ workload: ControllerServer.Workload) -> PipelineResult? {
     let capacity: Int
     if case let .latency(n, _) = workload { capacity = n } else { capacity = 1 }
@@ -69,13 +69,14 @@ func runLoopPath(_ workload: ControllerServer.Workload) -> PipelineResult? {
     server.start()
     let stamp: Bool
     if case .latency = workload { stamp = true } else { stamp = false }
-    let loop: EventLoop<HostDriver>
+    let loop: EventLoop<AdapterDriver>
     do {
         let transport = try TCPTransport(host: "127.0.0.1", port: server.port)
-        loop = try EventLoop<HostDriver>.start(name: "bench-loop", transport: transport) { context in
-            HostDriver(context: context, configuration: benchConfiguration,
-                       tap: PacketTap(wallClockMicros: 0, monotonicNanos: 0),
-                       application: LoopConsumer(progress: progress, stamp: stamp), at: MonotonicClock.now())
+        let io = HCITransportIO(transport: transport, configuration: benchConfiguration,
+                                tap: PacketTap(wallClockMicros: 0, monotonicNanos: 0))
+        loop = try EventLoop<AdapterDriver>.start(name: "bench-loop") { context in
+            AdapterDriver(context: context, io: io, application: LoopConsumer(progress: progress, stamp: stamp),
+                          at: MonotonicClock.now())
         }
     } catch {
         print("loop: \(error)")

@@ -14,7 +14,7 @@ import Wire
     }
 
     /// A legacy-command controller, scanning, with one link that has a reconnect policy.
-    static func scanningWithALink() -> (Host, FakeController, LinkID) {
+    static func scanningWithALink() -> (HCIHost, FakeController, LinkID) {
         let (host, fake) = readyHost(controller: { $0.leFeatures = [] })
         host.startScan(at: 0)
         fake.run()
@@ -29,7 +29,7 @@ import Wire
         let (host, fake, link) = Self.scanningWithALink()
         let other = connectLink(host, fake, peer(2), handle: 0x0002)
         host.sendATT(HostACLTests.writeCommand(handle: 0x10, value: [1]), on: link)
-        #expect(host.aclCreditsInUse == 1)
+        #expect(fake.pulledHost.aclCreditsInUse == 1)
         #expect(host.isScanning)
         fake.clearRecord()
 
@@ -46,8 +46,8 @@ import Wire
         #expect(fake.disconnections.map(\.2) == [true, false])
         #expect(host.state(of: link) == .queued)
         #expect(host.state(of: other) == .disconnected)
-        #expect(host.status(of: link)?.connection == nil)
-        #expect(host.aclCreditsInUse == 0)
+        #expect(fake.pulledHost.status(of: link)?.connection == nil)
+        #expect(fake.pulledHost.aclCreditsInUse == 0)
         #expect(fake.scanningEvents == [false])
         #expect(!host.isScanning)
         // HCI_Reset is the only command out.
@@ -65,7 +65,7 @@ import Wire
         fake.connectionComplete(peer: peer(1), handle: 0x0003)
         fake.run()
         #expect(host.state(of: link) == .ready)
-        #expect(host.status(of: link)?.connection?.handle == 0x0003)
+        #expect(fake.pulledHost.status(of: link)?.connection?.handle == 0x0003)
         #expect(host.state(of: other) == .disconnected)
         #expect(fake.violations.isEmpty)
     }
@@ -104,7 +104,7 @@ import Wire
         #expect(!host.isReady)
         // Nothing waits any more: a driver stops instead of hanging.
         #expect(host.nextDeadline == nil)
-        #expect(host.commandsInFlight == 0)
+        #expect(fake.pulledHost.commandsInFlight == 0)
     }
 
     @Test func resetNeverAnsweredFailsAfterTheResetTimeout() {
@@ -164,7 +164,7 @@ import Wire
         #expect(fake.connectFailures.map(\.1) == [.commandTimeout(.leCreateConnection)])
         #expect(fake.connectFailures.map(\.2) == [true])
         #expect(fake.opcodes.last == .reset)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
         fake.answers[.leCreateConnection] = nil
         fake.run()
         #expect(host.state(of: link) == .initiating)
@@ -197,7 +197,7 @@ import Wire
         }
         #expect(fake.commands.count == sent)
         #expect(host.commands.waitingCount == 0)
-        #expect(host.commandsInFlight == 0)
+        #expect(fake.pulledHost.commandsInFlight == 0)
         #expect(host.nextDeadline == nil)
     }
 
@@ -216,25 +216,25 @@ import Wire
         #expect(failure.1.description.contains("Command Disallowed (0x0C)"))
         #expect(failure.2 == false)
         #expect(host.state(of: a) == .disconnected)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
 
         // With a policy the attempt ends the same way and is retried after the backoff.
         let b = host.connect(to: peer(2), plan: Self.policy(), at: 0)
         fake.run()
         #expect(fake.connectFailures.last?.2 == true)
         #expect(host.state(of: b) == .waitingToReconnect)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
 
         fake.answers[.leCreateConnection] = nil
         let c = host.connect(to: peer(3), plan: .noGATT, at: 0)
         fake.run()
-        #expect(host.pendingConnection == c)
+        #expect(fake.pulledHost.pendingConnection == c)
         fake.connectionComplete(peer: peer(3), handle: 0x0003)
         fake.run()
         #expect(host.state(of: c) == .ready)
         host.advanceTime(to: HostDuration.seconds(1))
         fake.run()
-        #expect(host.pendingConnection == b)
+        #expect(fake.pulledHost.pendingConnection == b)
         #expect(fake.violations.isEmpty)
     }
 
@@ -317,7 +317,7 @@ import Wire
         #expect(fake.hasWarning(containing: "Disconnect of \(link) failed: Command Disallowed (0x0C)"))
         // Still connected, nothing pending.
         #expect(host.state(of: link) == .ready)
-        #expect(host.status(of: link)?.connection?.handle == 0x0001)
+        #expect(fake.pulledHost.status(of: link)?.connection?.handle == 0x0001)
         #expect(fake.disconnections.isEmpty)
         #expect(host.nextDeadline == nil)
 
@@ -348,8 +348,8 @@ import Wire
         // The user asked for the end: no reconnect.
         #expect(fake.disconnections.map(\.2) == [false])
         #expect(host.state(of: link) == .disconnected)
-        #expect(host.status(of: link)?.connection == nil)
-        #expect(host.aclCreditsInUse == 0)
+        #expect(fake.pulledHost.status(of: link)?.connection == nil)
+        #expect(fake.pulledHost.aclCreditsInUse == 0)
         #expect(fake.hasWarning(containing: "Unknown Connection Identifier"))
         // No retries: one Disconnect, whatever happens next.
         host.disconnect(link, at: 0)
@@ -376,7 +376,7 @@ import Wire
         // Not asked for by the user: the plan's policy reconnects.
         #expect(fake.disconnections.map(\.2) == [true])
         #expect(host.state(of: link) == .waitingToReconnect)
-        #expect(host.status(of: link)?.connection == nil)
+        #expect(fake.pulledHost.status(of: link)?.connection == nil)
         // No Disconnect for a handle the controller does not know, no second update.
         #expect(fake.count(.disconnect) == 0)
         host.advanceTime(to: HostDuration.seconds(1))
@@ -409,7 +409,7 @@ import Wire
         #expect(host.state(of: link) == .ready)
         fake.status(.leConnectionUpdate, .unknownConnectionIdentifier)
         #expect(host.state(of: link) == .ready)
-        #expect(host.status(of: link)?.connection?.handle == 0x0002)
+        #expect(fake.pulledHost.status(of: link)?.connection?.handle == 0x0002)
     }
 
     // MARK: Number Of Completed Packets for an unknown handle (§7.7.19)
@@ -418,8 +418,8 @@ import Wire
         let (host, fake) = readyHost(controller: { $0.leBufferCount = 4 })
         let link = connectLink(host, fake, peer(1), handle: 0x0001)
         for i in 0..<10 { host.sendATT(HostACLTests.writeCommand(handle: 0x10, value: [UInt8(i)]), on: link) }
-        #expect(host.aclCreditCapacity == 4)
-        #expect(host.aclCreditsInUse == 4)
+        #expect(fake.pulledHost.aclCreditCapacity == 4)
+        #expect(fake.pulledHost.aclCreditsInUse == 4)
         #expect(fake.aclSent.count == 4)
         fake.clearRecord()
 
@@ -428,16 +428,16 @@ import Wire
         #expect(fake.hasWarning(containing: "0x0EEE"))
         #expect(fake.hasWarning(containing: "no open link"))
         // Credits for the real link unchanged: nothing more sent.
-        #expect(host.aclCreditsInUse == 4)
+        #expect(fake.pulledHost.aclCreditsInUse == 4)
         #expect(fake.aclSent.isEmpty)
 
         // Mixed with a real entry: only the real one counts.
         fake.completePackets([(0x0EEE, 9), (0x0001, 2), (0x0123, 9)])
-        #expect(host.aclCreditsInUse == 4)
+        #expect(fake.pulledHost.aclCreditsInUse == 4)
         #expect(fake.aclSent.count == 2)
-        while host.aclPacketsQueued > 0 { fake.completeAllPackets() }
+        while fake.pulledHost.aclPacketsQueued > 0 { fake.completeAllPackets() }
         fake.completeAllPackets()
-        #expect(host.aclCreditsInUse == 0)
+        #expect(fake.pulledHost.aclCreditsInUse == 0)
         #expect(fake.maxACLInFlight <= 4)
         #expect(fake.violations.isEmpty)
     }
@@ -455,14 +455,14 @@ import Wire
         #expect(fake.hasWarning(containing: "0x0077"))
         // Only the warning: no phantom link events.
         #expect(fake.events.count == 1)
-        #expect(host.links.count == 1)
+        #expect(fake.pulledHost.links.count == 1)
         #expect(host.state(of: link) == .ready)
-        #expect(host.aclCreditsInUse == 1)
+        #expect(fake.pulledHost.aclCreditsInUse == 1)
 
         // The real link still ends normally.
         fake.disconnectionComplete(handle: 0x0001, reason: .remoteUserTerminatedConnection)
         #expect(fake.disconnections.map(\.0) == [link])
-        #expect(host.aclCreditsInUse == 0)
+        #expect(fake.pulledHost.aclCreditsInUse == 0)
         #expect(fake.violations.isEmpty)
     }
 }

@@ -9,7 +9,7 @@ import Wire
 @Suite struct ControllerStateRulesTests {
     /// The fake with Zephyr's rules, legacy commands, and LE Supported States as given.
     static func strictHost(states: LESupportedStates = LESupportedStates(rawValue: 0x0000_03FF_FFFF_FFFF),
-                           extended: Bool = false) -> (Host, FakeController) {
+                           extended: Bool = false) -> (HCIHost, FakeController) {
         readyHost(controller: {
             $0.strictStateRules = true
             $0.leStates = states
@@ -37,7 +37,7 @@ import Wire
         let (host, fake) = Self.strictHost(extended: extended)
         let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
-        #expect(host.pendingConnection == link)
+        #expect(fake.pulledHost.pendingConnection == link)
         host.startScan(at: 0)
         fake.run()
         #expect(fake.refusals.count == 1)
@@ -62,7 +62,7 @@ import Wire
         let second = host.connect(to: peer(2), plan: .noGATT, at: 0)
         fake.run()
         #expect(!fake.scanning)
-        #expect(host.pendingConnection == second)
+        #expect(fake.pulledHost.pendingConnection == second)
         fake.connectionComplete(peer: peer(2), handle: 0x0002)
         fake.run()
         #expect(host.isScanning)
@@ -84,7 +84,7 @@ import Wire
         // The scan stops before the first create and stays off while links wait for their turn.
         #expect(!fake.scanning)
         for (i, link) in links.enumerated() {
-            #expect(host.pendingConnection == link)
+            #expect(fake.pulledHost.pendingConnection == link)
             #expect(!fake.scanning)
             fake.connectionComplete(peer: peer(UInt8(i + 1)), handle: UInt16(i + 1))
             fake.run()
@@ -124,7 +124,7 @@ import Wire
         let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
         fake.run()
         #expect(fake.refusals == [.leCreateConnection])
-        #expect(host.pendingConnection == link)
+        #expect(fake.pulledHost.pendingConnection == link)
         #expect(!fake.scanning)
         #expect(fake.connectFailures.isEmpty)
         fake.connectionComplete(peer: peer(1), handle: 0x0001)

@@ -5,7 +5,7 @@ import Wire
 import Glibc
 #endif
 
-/// The notification path (ACL packet → reassembly → GATTSession.receive → the sink's
+/// The notification path (ACL packet → reassembly → GATTClient.receive → the sink's
 /// `.notification`) must not allocate for a single-fragment packet. This test runs that path N
 /// times (`RTSTACK_ALLOC_LOOP`, default 1000) and checks that every notification arrived and
 /// nothing else happened (the fake tallies notifications instead of storing them).
@@ -14,7 +14,7 @@ import Glibc
 /// build, as the difference between two runs of the same loop (valgrind 3.19 crashes inside the
 /// Swift Testing runner here, so the loop runs in a small executable that links HostCore, built
 /// with `-c release -Xswiftc -enable-testing`, and this directory's FakeController and
-/// LinkPlans, with `recordsNotifications` off). With the real GATTSession in the path:
+/// LinkPlans, with `recordsNotifications` off). With the real GATTClient in the path:
 ///
 ///     RTSTACK_ALLOC_LOOP=1000   valgrind --tool=dhat ./alloc-bench   → 334 blocks in total
 ///     RTSTACK_ALLOC_LOOP=101000 valgrind --tool=dhat ./alloc-bench   → 334 blocks in total

@@ -27,8 +27,8 @@ import Wire
         #expect(info.ownAddress == DeviceAddress(testOwnAddress, type: .randomDevice))
         #expect(info.supportsExtendedAdvertising)
         #expect(info.filterAcceptListSize == 16)
-        #expect(host.aclCreditCapacity == 64)
-        #expect(host.aclCreditsInUse == 0)
+        #expect(fake.pulledHost.aclCreditCapacity == 64)
+        #expect(fake.pulledHost.aclCreditsInUse == 0)
         #expect(host.controllerInfo?.leStates == fake.leStates.rawValue)
 
         // The random static address goes to LE Set Random Address (§7.8.4).
@@ -67,7 +67,7 @@ import Wire
         #expect(host.isReady)
         #expect(host.controllerInfo?.aclDataLength == 251)
         #expect(host.controllerInfo?.aclPacketCount == 8)
-        #expect(host.aclCreditCapacity == 8)
+        #expect(fake.pulledHost.aclCreditCapacity == 8)
     }
 
     @Test func readBufferSizeNotSentWhenLEHasBuffers() {
@@ -162,7 +162,7 @@ import Wire
         host.start(at: 0)
         fake.run()
         #expect(fake.opcodes == [.reset])
-        #expect(host.commandCredits == 0)
+        #expect(fake.pulledHost.commandCredits == 0)
         fake.numHCICommandPackets = 1
         fake.grantCredits(1)
         #expect(fake.opcodes == [.reset, .readLocalVersionInformation])

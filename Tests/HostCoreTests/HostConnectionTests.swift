@@ -20,8 +20,8 @@ import Wire
         let c = host.connect(to: peer(3), plan: .noGATT, at: 0)
         fake.run()
         #expect(fake.count(.leCreateConnection) == 1)
-        #expect(host.pendingConnection == a)
-        #expect(host.queuedConnections == [b, c])
+        #expect(fake.pulledHost.pendingConnection == a)
+        #expect(fake.pulledHost.queuedConnections == [b, c])
         #expect(host.state(of: a) == .initiating)
         #expect(host.state(of: b) == .queued)
         let create = try #require(fake.commands(LECreateConnection.self).first)
@@ -37,14 +37,14 @@ import Wire
         fake.connectionComplete(peer: peer(1), handle: 0x0001)
         fake.run()
         #expect(fake.count(.leCreateConnection) == 2)
-        #expect(host.pendingConnection == b)
+        #expect(fake.pulledHost.pendingConnection == b)
         #expect(fake.commands(LECreateConnection.self).last?.peerAddress == peer(2).address)
         fake.connectionComplete(peer: peer(2), handle: 0x0002, kind: .enhancedV1)
         fake.run()
-        #expect(host.pendingConnection == c)
+        #expect(fake.pulledHost.pendingConnection == c)
         fake.connectionComplete(peer: peer(3), handle: 0x0003, kind: .enhancedV2)
         fake.run()
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
         #expect(fake.count(.leCreateConnection) == 3)
         #expect(fake.connections.map(\.0) == [a, b, c])
         #expect(fake.connections.map(\.1.handle) == [1, 2, 3])
@@ -53,10 +53,10 @@ import Wire
         #expect(fake.linkStates(a) == [.queued, .initiating, .connected, .ready])
         #expect(fake.linkStates(b) == [.queued, .initiating, .connected, .ready])
         #expect(fake.linkStates(c) == [.queued, .initiating, .connected, .ready])
-        #expect(host.links.map(\.state) == [.ready, .ready, .ready])
+        #expect(fake.pulledHost.links.map(\.state) == [.ready, .ready, .ready])
         #expect(fake.aclSent.isEmpty)
         #expect(host.nextDeadline == nil)
-        #expect(host.status(of: b)?.connection?.handle == 2)
+        #expect(fake.pulledHost.status(of: b)?.connection?.handle == 2)
         #expect(fake.violations.isEmpty)
     }
 
@@ -71,7 +71,7 @@ import Wire
         #expect(create.phys.first?.supervisionTimeout == 400)
         fake.connectionComplete(peer: peer(1), handle: 0x0001, kind: .legacy)
         #expect(host.state(of: link) == .ready)
-        #expect(host.status(of: link)?.connection?.handle == 0x0001)
+        #expect(fake.pulledHost.status(of: link)?.connection?.handle == 0x0001)
     }
 
     @Test func connectTimeoutCancelsAndEndsWithConnectTimeout() {
@@ -93,7 +93,7 @@ import Wire
         #expect(fake.connectFailures.first?.1 == .connectTimeout(peer(1)))
         #expect(fake.connectFailures.first?.2 == false)
         #expect(host.state(of: link) == .disconnected)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
         #expect(host.nextDeadline == nil)
     }
 
@@ -110,9 +110,9 @@ import Wire
         // The connection was made just before the cancel arrived.
         fake.connectionComplete(peer: peer(1), handle: 0x0009)
         #expect(host.state(of: link) == .ready)
-        #expect(host.status(of: link)?.connection?.handle == 0x0009)
+        #expect(fake.pulledHost.status(of: link)?.connection?.handle == 0x0009)
         #expect(fake.connectFailures.isEmpty)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
     }
 
     @Test func cancelWithoutCompletionIsGivenUpAfterTheGuard() {
@@ -131,7 +131,7 @@ import Wire
         #expect(fake.connectFailures.first?.1 == .connectTimeout(peer(1)))
         #expect(fake.hasWarning(containing: "no LE Connection Complete"))
         #expect(host.state(of: link) == .disconnected)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
     }
 
     @Test func commandDisallowedWhileScanningPausesTheScan() {
@@ -149,7 +149,7 @@ import Wire
         #expect(fake.opcodes == [.leCreateConnection, .leSetScanEnable, .leCreateConnection])
         #expect(fake.commands(LESetScanEnable.self).first?.scanEnable == false)
         #expect(!fake.scanning)
-        #expect(host.pendingConnection == link)
+        #expect(fake.pulledHost.pendingConnection == link)
         #expect(fake.connectFailures.isEmpty)
         fake.connectionComplete(peer: peer(1), handle: 0x0001)
         fake.run()
@@ -241,12 +241,12 @@ import Wire
         // Same LinkID, new handle.
         fake.connectionComplete(peer: peer(1), handle: 0x0007)
         #expect(host.state(of: link) == .mtu)
-        #expect(host.status(of: link)?.connection?.handle == 0x0007)
+        #expect(fake.pulledHost.status(of: link)?.connection?.handle == 0x0007)
         // A second drop before ready: the backoff doubles.
         fake.now = HostDuration.seconds(200)
         fake.disconnectionComplete(handle: 0x0007, reason: .connectionTimeout)
         #expect(host.nextDeadline == HostDuration.seconds(200) + HostDuration.milliseconds(500))
-        #expect(host.status(of: link)?.attempts == 2)
+        #expect(fake.pulledHost.status(of: link)?.attempts == 2)
 
         // The third connection gets its Exchange MTU answered: reaching ready resets the count.
         fake.now = HostDuration.seconds(200) + HostDuration.milliseconds(500)
@@ -254,12 +254,12 @@ import Wire
         fake.run()
         fake.connectionComplete(peer: peer(1), handle: 0x0008)
         #expect(host.state(of: link) == .mtu)
-        #expect(host.status(of: link)?.attempts == 2)
+        #expect(fake.pulledHost.status(of: link)?.attempts == 2)
         // ATT_EXCHANGE_MTU_RSP (§3.4.2.2): 0x03, Server Rx MTU 247.
         fake.l2cap(handle: 0x0008, channel: 4, [0x03, 0xF7, 0x00])
         #expect(host.state(of: link) == .ready)
-        #expect(host.status(of: link)?.mtu == 247)
-        #expect(host.status(of: link)?.attempts == 0)
+        #expect(fake.pulledHost.status(of: link)?.mtu == 247)
+        #expect(fake.pulledHost.status(of: link)?.attempts == 0)
         #expect(fake.violations.isEmpty)
     }
 
@@ -274,7 +274,7 @@ import Wire
         #expect(d.reason == .remoteUserTerminatedConnection)
         // Still up until the Disconnection Complete.
         #expect(host.state(of: link) == .ready)
-        #expect(host.status(of: link)?.connection?.handle == 0x0001)
+        #expect(fake.pulledHost.status(of: link)?.connection?.handle == 0x0001)
         fake.disconnectionComplete(handle: 0x0001, reason: .connectionTerminatedByLocalHost)
         #expect(fake.disconnections.map(\.2) == [false])
         #expect(host.state(of: link) == .disconnected)
@@ -293,7 +293,7 @@ import Wire
         #expect(fake.disconnections.first?.0 == b)
         #expect(fake.disconnections.first?.1 == .operationCancelledByHost)
         #expect(host.state(of: b) == .disconnected)
-        #expect(host.queuedConnections.isEmpty)
+        #expect(fake.pulledHost.queuedConnections.isEmpty)
         host.cancelConnect(a, at: 0)
         fake.run()
         #expect(fake.count(.leCreateConnectionCancel) == 1)
@@ -311,7 +311,7 @@ import Wire
     }
 
     @Test func unexpectedConnectionIsDisconnected() throws {
-        let (host, fake) = readyHost()
+        let (_, fake) = readyHost()
         fake.connectionComplete(peer: peer(9), handle: 0x0033)
         fake.run()
         let d = try #require(fake.commands(Disconnect.self).first)
@@ -319,7 +319,7 @@ import Wire
         #expect(fake.hasWarning(containing: "unexpected connection"))
         // Its Disconnection Complete is expected: no second warning.
         #expect(fake.warnings.count == 1)
-        #expect(host.links.isEmpty)
+        #expect(fake.pulledHost.links.isEmpty)
     }
 
     @Test func hardwareErrorTakesLinksDownAndRequeuesThoseWithAPolicy() {
@@ -327,7 +327,7 @@ import Wire
         let kept = connectLink(host, fake, peer(1), handle: 0x0001, plan: Self.policy())
         let lost = connectLink(host, fake, peer(2), handle: 0x0002)
         host.sendATT([0x52, 0x01, 0x00, 0x01], on: kept)
-        #expect(host.aclCreditsInUse == 1)
+        #expect(fake.pulledHost.aclCreditsInUse == 1)
         fake.clearRecord()
         fake.hardwareError(0x01)
         #expect(fake.controllerFailures.count == 1)
@@ -336,7 +336,7 @@ import Wire
         #expect(fake.disconnections.map(\.2) == [true, false])
         #expect(host.state(of: kept) == .queued)
         #expect(host.state(of: lost) == .disconnected)
-        #expect(host.aclCreditsInUse == 0)
+        #expect(fake.pulledHost.aclCreditsInUse == 0)
         #expect(fake.opcodes == [.reset])
         fake.run()
         #expect(host.isReady)
@@ -381,7 +381,7 @@ import Wire
         host.advanceTime(to: HostDuration.seconds(2))
         #expect(fake.connectFailures.first?.1 == .commandTimeout(.leCreateConnection))
         #expect(host.state(of: link) == .disconnected)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
     }
 
     @Test func commandsQueuedForAGoneLinkAreDropped() {
@@ -393,7 +393,7 @@ import Wire
         fake.l2cap(handle: 0x0001, channel: 5,
                    HostSignalingTests.parameterUpdateRequest(id: 1, min: 24, max: 40, latency: 0, timeout: 400))
         fake.clearRecord()
-        #expect(host.commandCredits == 0)
+        #expect(fake.pulledHost.commandCredits == 0)
         // The peer goes first; the handle may now be given to another connection.
         fake.disconnectionComplete(handle: 0x0001, reason: .remoteUserTerminatedConnection)
         fake.grantCredits(1)
@@ -415,7 +415,7 @@ import Wire
         #expect(fake.opcodes == [.leCreateConnection, .leCreateConnectionCancel])
         #expect(fake.disconnections.map(\.1) == [.operationCancelledByHost])
         #expect(host.state(of: link) == .disconnected)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
     }
 
     @Test func cancelOfACreateNotYetSentNeedsNoController() {
@@ -439,7 +439,7 @@ import Wire
         #expect(try #require(fake.commands(Disconnect.self).first).connectionHandle == 0x0020)
         #expect(fake.hasWarning(containing: "as peripheral"))
         // The attempt goes on.
-        #expect(host.pendingConnection == link)
+        #expect(fake.pulledHost.pendingConnection == link)
     }
 
     @Test func duplicateHandleIsIgnored() {
@@ -453,7 +453,7 @@ import Wire
         #expect(fake.count(.disconnect) == 0)
         #expect(fake.hasWarning(containing: "already connected"))
         #expect(host.state(of: a) == .ready)
-        #expect(host.status(of: a)?.connection?.peer == peer(1))
+        #expect(fake.pulledHost.status(of: a)?.connection?.peer == peer(1))
         #expect(host.state(of: b) == .initiating)
     }
 
@@ -471,8 +471,8 @@ import Wire
         #expect(host.state(of: link) == .waitingToReconnect)
         fake.connectionComplete(peer: peer(1), handle: 0x0002)
         #expect(host.state(of: link) == .ready)
-        #expect(host.status(of: link)?.connection?.handle == 0x0002)
-        #expect(host.status(of: link)?.reconnectAt == nil)
+        #expect(fake.pulledHost.status(of: link)?.connection?.handle == 0x0002)
+        #expect(fake.pulledHost.status(of: link)?.reconnectAt == nil)
         #expect(host.nextDeadline == nil)
     }
 }

@@ -25,7 +25,7 @@ import Wire
             status: .connectionFailedToBeEstablished, connectionHandle: 0, peerAddressType: peer(1).type,
             peerAddress: peer(1).address, connectionInterval: 0, supervisionTimeout: 0)))
         #expect(fake.hasWarning(containing: "before the Command Status"))
-        #expect(host.pendingConnection == id)
+        #expect(fake.pulledHost.pendingConnection == id)
         #expect(host.state(of: id) == .initiating)
 
         // Past the reconnect backoff, with a command credit to spare: no second create.
@@ -61,7 +61,7 @@ import Wire
         fake.grantCredits(1)
         fake.run()
         #expect(fake.count(.leExtendedCreateConnection) == 0)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
         #expect(fake.violations.isEmpty)
     }
 
@@ -75,7 +75,7 @@ import Wire
         fake.run()
         fake.connectionComplete(peer: peer(1), handle: 0x0041)
         #expect(host.state(of: a) == .ready)
-        #expect(host.pendingConnection == nil)
+        #expect(fake.pulledHost.pendingConnection == nil)
 
         let b = host.connect(to: peer(2), plan: .noGATT, at: fake.now)
         fake.run()
@@ -146,7 +146,7 @@ import Wire
         host.advanceTime(to: fake.now)
         fake.now += HostDuration.seconds(5)
         host.advanceTime(to: fake.now)
-        #expect(host.pendingConnection == a)
+        #expect(fake.pulledHost.pendingConnection == a)
         #expect(host.state(of: a) == .initiating)
         #expect(host.state(of: b) == .queued)
         #expect(fake.connectFailures.isEmpty)

@@ -52,7 +52,7 @@ import Wire
         #expect(world.host.state(of: link) == .ready)
         // Exchange MTU (Vol 3, Part F, §3.4.2): both sides offer 247.
         #expect(fake.mtuChanges(link) == [247])
-        #expect(world.host.status(of: link)?.mtu == 247)
+        #expect(world.fake.pulledHost.status(of: link)?.mtu == 247)
         #expect(sensor.server.mtu == 247)
         #expect(sensor.server.mtuResponsesReceived.isEmpty)
         let discovered = try #require(fake.databases(link).first)
@@ -96,7 +96,7 @@ import Wire
         #expect(fake.violations.isEmpty)
         #expect(fake.warnings.isEmpty)
         #expect(sensor.server.inFlightViolations == 0)
-        #expect(world.host.aclCreditsInUse == 0)
+        #expect(world.fake.pulledHost.aclCreditsInUse == 0)
     }
 
     @Test func unfragmentedInboundDataAsBumbleSendsIt() throws {
@@ -136,9 +136,9 @@ import Wire
         for link in [a, b, c] {
             #expect(fake.linkStates(link) == Self.coldStates)
             #expect(world.host.state(of: link) == .ready)
-            #expect(world.host.status(of: link)?.mtu == 247)
+            #expect(world.fake.pulledHost.status(of: link)?.mtu == 247)
         }
-        #expect(Set(world.host.links.compactMap { $0.connection?.handle }).count == 3)
+        #expect(Set(world.fake.pulledHost.links.compactMap { $0.connection?.handle }).count == 3)
         let rscMeasurement = try #require(rsc.server.handle(of: .rscMeasurement))
         let temperature = try #require(thingy.server.handle(of: GATTFixtures.thingyTemperature))
         #expect(rscMeasurement == 0x000A)
@@ -184,7 +184,7 @@ import Wire
         let c = world.host.connect(to: thingy.address, plan: Self.plan([Self.thingyTemperature]), at: world.now)
         world.settle()
         for link in [a, b, c] { #expect(world.host.state(of: link) == .ready) }
-        #expect(world.host.aclCreditCapacity == 3)
+        #expect(world.fake.pulledHost.aclCreditCapacity == 3)
 
         // Write Commands of 200 bytes (Vol 3, Part F, §3.4.5.3): 207 L2CAP bytes, 8 ACL packets each.
         let controlPoint = try #require(rsc.server.handle(of: .scControlPoint))
@@ -196,8 +196,8 @@ import Wire
                 world.host.perform(.writeWithoutResponse(handle: handle, value: value), on: link, at: world.now)
             }
         }
-        #expect(world.host.aclCreditsInUse == 3)
-        #expect(world.host.aclPacketsQueued == 3 * 3 * 8 - 3)
+        #expect(world.fake.pulledHost.aclCreditsInUse == 3)
+        #expect(world.fake.pulledHost.aclPacketsQueued == 3 * 3 * 8 - 3)
         // Notifications keep arriving while the writes drain.
         heart.server.notify(handle: 0x000E, value: [0x00, 90])
         world.settle()
@@ -205,8 +205,8 @@ import Wire
         #expect(world.maxCreditsInUse == 3)
         #expect(fake.maxACLInFlight == 3)
         #expect(world.maxPacketsQueued > 0)
-        #expect(world.host.aclPacketsQueued == 0)
-        #expect(world.host.aclCreditsInUse == 0)
+        #expect(world.fake.pulledHost.aclPacketsQueued == 0)
+        #expect(world.fake.pulledHost.aclCreditsInUse == 0)
         for (_, p, handle) in targets {
             #expect(p.server.commands.map(\.handle) == [handle, handle, handle])
             #expect(p.server.commands.map(\.value) == (0..<3).map { round in (0..<200).map { UInt8(truncatingIfNeeded: $0 + round) } })
@@ -252,8 +252,8 @@ import Wire
         #expect(fake.subscriptions(link).map(\.valueHandle) == [0x000E])
         // The server forgot the CCCD with the connection; the host wrote it again.
         #expect(sensor.server.value(at: 0x000F) == [0x01, 0x00])
-        #expect(world.host.status(of: link)?.mtu == 247)
-        #expect(world.host.status(of: link)?.attempts == 0)
+        #expect(world.fake.pulledHost.status(of: link)?.mtu == 247)
+        #expect(world.fake.pulledHost.status(of: link)?.attempts == 0)
 
         sensor.server.notify(handle: 0x000E, value: [0x00, 75])
         world.settle()
@@ -287,8 +287,8 @@ import Wire
         #expect(world.host.state(of: kept) == .ready)
         #expect(fake.databases(kept).map(\.fromCache) == [true])
         #expect(heart.requestsThisConnection == [.readByTypeRequest, .writeRequest, .exchangeMTURequest])
-        #expect(world.host.aclCreditCapacity == 4)
-        #expect(world.host.aclCreditsInUse == 0)
+        #expect(world.fake.pulledHost.aclCreditCapacity == 4)
+        #expect(world.fake.pulledHost.aclCreditsInUse == 0)
         #expect(world.host.nextDeadline == nil)
         heart.server.notify(handle: 0x000E, value: [0x00, 66])
         world.settle()
@@ -328,7 +328,7 @@ import Wire
         #expect(fake.disconnections.map(\.1) == [.connectionTerminatedByLocalHost])
         #expect(fake.disconnections.map(\.2) == [true])
         #expect(world.host.state(of: link) == .waitingToReconnect)
-        #expect(world.host.status(of: link)?.reconnectAt == HostDuration.seconds(35) + HostDuration.milliseconds(250))
+        #expect(world.fake.pulledHost.status(of: link)?.reconnectAt == HostDuration.seconds(35) + HostDuration.milliseconds(250))
 
         // The sensor behaves on the next connection, which starts cold: nothing was learned.
         sensor.server.stallOpcodes = []
@@ -424,7 +424,7 @@ import Wire
         let again = sensor.requestsThisConnection.dropFirst(coldRequests)
         #expect(!again.contains(.exchangeMTURequest))
         #expect(again.contains(.readByGroupTypeRequest))
-        #expect(world.host.status(of: link)?.mtu == 247)
+        #expect(world.fake.pulledHost.status(of: link)?.mtu == 247)
 
         sensor.server.notify(handle: measurement, value: [0x00, 80])
         world.settle()

@@ -108,15 +108,15 @@ import Wire
             }
         }
         #expect(fake.violations.isEmpty)
-        #expect(host.aclCreditsInUse >= 0 && host.aclCreditsInUse <= 8)
+        #expect(fake.pulledHost.aclCreditsInUse >= 0 && fake.pulledHost.aclCreditsInUse <= 8)
         // The walk did go everywhere.
         #expect(fake.connections.count > 50)
         #expect(fake.aclSent.count > 100)
         #expect(fake.readyCount > 1)
         // Everything still works afterwards.
         for _ in 0..<20 { fake.completeAllPackets() }
-        #expect(host.aclCreditsInUse == 0)
-        #expect(host.aclPacketsQueued == 0)
+        #expect(fake.pulledHost.aclCreditsInUse == 0)
+        #expect(fake.pulledHost.aclPacketsQueued == 0)
     }
 }
 

@@ -12,7 +12,7 @@ import Wire
          UInt8(latency & 0xFF), UInt8(latency >> 8), UInt8(timeout & 0xFF), UInt8(timeout >> 8)]
     }
 
-    func connected() -> (Host, FakeController) {
+    func connected() -> (HCIHost, FakeController) {
         let (host, fake) = readyHost()
         connectLink(host, fake, peer(1), handle: 0x0040)
         fake.clearRecord()
@@ -36,10 +36,10 @@ import Wire
     }
 
     @Test func connectionUpdateCompleteUpdatesTheLink() {
-        let (host, fake) = connected()
+        let (_, fake) = connected()
         fake.emitLE(.connectionUpdateComplete(LEConnectionUpdateCompleteEvent(
             connectionHandle: 0x0040, connectionInterval: 40, peripheralLatency: 4, supervisionTimeout: 600)))
-        let info = host.links.first?.connection
+        let info = fake.pulledHost.links.first?.connection
         #expect(info?.interval == 40)
         #expect(info?.latency == 4)
         #expect(info?.supervisionTimeout == 600)

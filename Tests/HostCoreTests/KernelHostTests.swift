@@ -2,75 +2,6 @@ import Testing
 import Wire
 @testable import HostCore
 
-/// A kernel as `KernelHost` sees it: records the management commands and socket requests, and
-/// puts an in-memory ATT server behind every link's socket.
-private final class FakeKernel: KernelHostSink {
-    var host: KernelHost!
-    var commands: [ManagementCommand] = []
-    var opened: [(LinkID, DeviceAddress, BDAddress, KernelSecurityLevel?)] = []
-    var closed: [LinkID] = []
-    var events: [HostEvent] = []
-    var servers: [LinkID: FakeATTServer] = [:]
-    var makeServer: () -> FakeATTServer = { GATTFixtures.heartRateServer() }
-    var now: HostTime = 1_000
-
-    func sendManagement(_ command: ManagementCommand) { commands.append(command) }
-    func openATTChannel(_ link: LinkID, to peer: DeviceAddress, from address: BDAddress, security: KernelSecurityLevel?) {
-        opened.append((link, peer, address, security))
-    }
-    func closeATTChannel(_ link: LinkID) { closed.append(link) }
-    func sendATT(_ pdu: [UInt8], on link: LinkID) { servers[link]?.receive(pdu) }
-    func deliver(_ event: HostEvent) { events.append(event) }
-
-    /// The kernel's answer to the last command.
-    func complete(_ status: ManagementStatus = .success, _ rp: [UInt8] = []) {
-        guard let c = commands.last else { Issue.record("no command to answer"); return }
-        emit(.commandComplete(c.opcode, status, returnParameters: rp[...]))
-    }
-
-    func emit(_ payload: ManagementEvent.Payload, index: UInt16 = 0) {
-        host.receiveManagement(ManagementEvent(index: index, payload: payload).encoded[...], at: now)
-        pump()
-    }
-
-    func info(_ current: ManagementSettings) -> [UInt8] {
-        ManagementControllerInformation(address: KernelHostTests.adapter, bluetoothVersion: 9, manufacturer: 0x3F,
-                                        supportedSettings: [.powered, .lowEnergy], currentSettings: current,
-                                        classOfDevice: 0, name: "", shortName: "").encoded
-    }
-
-    /// Brings the adapter up from powered off.
-    func bringUp() {
-        host.start(at: now)
-        complete(.success, info([.lowEnergy]))
-        complete(.success, [0x01, 0x02, 0, 0])
-    }
-
-    func connectSocket(_ link: LinkID, mtu: UInt16 = 672) {
-        servers[link] = makeServer()
-        host.channelConnected(link, info: KernelChannelInfo(receiveMTU: mtu, sendMTU: mtu, handle: 0x40), at: now)
-        pump()
-    }
-
-    /// Delivers what the servers have for the client until all are quiet.
-    func pump() {
-        var progress = true
-        while progress {
-            progress = false
-            for (link, server) in servers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                while let pdu = server.nextForClient() {
-                    progress = true
-                    host.receiveATT(pdu[...], on: link, at: now)
-                }
-            }
-        }
-    }
-
-    var states: [(LinkID, LinkState)] {
-        events.compactMap { if case let .linkState(l, s) = $0 { return (l, s) } else { return nil } }
-    }
-}
-
 @Suite struct KernelHostTests {
     static let adapter = BDAddress(string: "00:AA:01:00:00:00") ?? .zero
     static let peerA = DeviceAddress(BDAddress(string: "00:AA:01:01:00:01") ?? .zero, type: .publicDevice)
@@ -78,7 +9,7 @@ private final class FakeKernel: KernelHostSink {
 
     private func make(security: KernelSecurityLevel? = nil) -> (KernelHost, FakeKernel) {
         let k = FakeKernel()
-        let h = KernelHost(configuration: KernelHostConfiguration(index: 0, security: security), sink: k)
+        let h = KernelHost(configuration: KernelHostConfiguration(index: 0, security: security))
         k.host = h
         return (h, k)
     }
@@ -118,9 +49,9 @@ private final class FakeKernel: KernelHostSink {
         k.emit(.commandStatus(.setPowered, .permissionDenied))
         #expect(!h.isReady)
         guard case .controllerFailed(let e)? = k.events.last else { Issue.record("\(k.events)"); return }
-        #expect(e.description.contains("Permission Denied"))
-        #expect(e.description.contains("CAP_NET_ADMIN"))
-        #expect(e.description.contains("setcap"))
+        // A cause the CLI can advise on (the capability), not advice inside the core.
+        #expect(e == .adapter("hci0", .permissionDenied(.setPowered)))
+        #expect(e.description.contains("Set Powered failed: Permission Denied"))
     }
 
     @Test func powerFailureAndSilenceAreReported() {
@@ -129,7 +60,7 @@ private final class FakeKernel: KernelHostSink {
         k.complete(.success, k.info([.lowEnergy]))
         k.complete(.rfKilled)
         guard case .controllerFailed(let e)? = k.events.last else { Issue.record("\(k.events)"); return }
-        #expect(e.description.contains("rfkill unblock"))
+        #expect(e == .adapter("hci0", .rfkillBlocked))
 
         let (h2, k2) = make()
         h2.start(at: k2.now)
@@ -290,16 +221,92 @@ private final class FakeKernel: KernelHostSink {
         #expect(k.events.contains { if case .disconnected(a, .remoteUserTerminatedConnection, true) = $0 { return true } else { return false } })
     }
 
-    @Test func anAdapterPoweredOffOrRemovedEndsTheLinks() {
+    /// A streaming link on an adapter that was up when the host found it.
+    private func streaming() -> (KernelHost, FakeKernel, LinkID) {
         let (h, k) = make()
-        k.bringUp()
-        let a = h.connect(to: Self.peerA, at: k.now)
+        h.start(at: k.now)
+        k.complete(.success, k.info([.powered, .lowEnergy]))
+        var plan = LinkPlan()
+        plan.reconnect = ReconnectPolicy()
+        let a = h.connect(to: Self.peerA, plan: plan, at: k.now)
         k.connectSocket(a)
+        #expect(h.state(of: a) == .ready)
+        return (h, k, a)
+    }
+
+    @Test func anAdapterPoweredOffAndOnAgainResumesItsLinks() {
+        let (h, k, a) = streaming()
+        k.clearEvents()
+        k.emit(.newSettings([.lowEnergy]))
+        // Down, queued again at once (no backoff), waiting for the adapter: not failed.
+        #expect(k.closed == [a])
+        #expect(h.state(of: a) == .queued)
+        #expect(!h.hasFailed)
+        #expect(!k.events.contains { if case .controllerFailed = $0 { return true } else { return false } })
+        #expect(k.events.contains { if case .disconnected(a, _, true) = $0 { return true } else { return false } })
+        #expect(k.events.contains { if case .warning(let w) = $0 { return w.message.contains("powered off") } else { return false } })
+        // Nothing is tried while it is away: no Start Discovery retried on Not Powered.
+        let before = k.commands.count
+        k.now += HostDuration.seconds(3)
+        h.advanceTime(to: k.now)
+        #expect(k.commands.count == before)
+        #expect(k.opened.count == 1)
+        // Powered again by someone else: bring-up reads it afresh, and the link reconnects.
+        k.emit(.newSettings([.powered, .lowEnergy]))
+        #expect(k.commands.last == .readControllerInformation(index: 0))
+        k.complete(.success, k.info([.powered, .lowEnergy]))
+        #expect(h.isReady)
+        #expect(k.opened.count == 2)
+        k.connectSocket(a)
+        #expect(h.state(of: a) == .ready)
+    }
+
+    @Test func anAdapterTheHostPoweredIsPoweredAgainOnceRFKillLetsIt() {
+        let (h, k) = make()
+        k.bringUp()  // powered on by the host
+        #expect(h.poweredOnByHost)
+        k.emit(.newSettings([.lowEnergy]))
+        #expect(!h.isReady)
+        // Set Powered every 2 s: refused while rfkill blocks, taken once unblocked.
+        k.now += HostDuration.seconds(2)
+        h.advanceTime(to: k.now)
+        #expect(k.commands.last == .setPowered(true, index: 0))
+        k.complete(.rfKilled)
+        #expect(!h.hasFailed)
+        k.now += HostDuration.seconds(2)
+        h.advanceTime(to: k.now)
+        #expect(k.commands.last == .setPowered(true, index: 0))
+        k.complete(.success, [0x01, 0x02, 0, 0])
+        #expect(k.commands.last == .readControllerInformation(index: 0))
+        k.complete(.success, k.info([.powered, .lowEnergy]))
+        #expect(h.isReady)
+        #expect(k.events.filter { if case .controllerReady = $0 { return true } else { return false } }.count == 2)
+    }
+
+    @Test func anAdapterRemovedAndNotBackEndsAfterTheWait() {
+        let (h, k, a) = streaming()
         k.emit(.indexRemoved)
         #expect(k.closed == [a])
-        #expect(h.state(of: a) == .disconnected)
+        #expect(h.state(of: a) == .queued)
+        #expect(!h.hasFailed)
+        guard let wait = h.nextDeadline else { Issue.record("no deadline while waiting for the adapter"); return }
+        #expect(wait == k.now + h.configuration.adapterReturnTimeout)
+        k.now = wait
+        h.advanceTime(to: k.now)
+        #expect(h.hasFailed)
         guard case .controllerFailed(let e)? = k.events.last else { Issue.record("\(k.events)"); return }
-        #expect(e.description.contains("removed"))
+        #expect(e == .adapter("hci0", .removed))
+    }
+
+    @Test func anAdapterRemovedAndAddedAgainIsBroughtUpAgain() {
+        let (h, k, a) = streaming()
+        k.emit(.indexRemoved)
+        k.emit(.indexAdded)
+        #expect(k.commands.last == .readControllerInformation(index: 0))
+        k.complete(.success, k.info([.powered, .lowEnergy]))
+        #expect(h.isReady)
+        k.connectSocket(a)
+        #expect(h.state(of: a) == .ready)
     }
 
     @Test func malformedAndForeignEventsAreHarmless() {

@@ -4,13 +4,28 @@ import RunTracker
 import Sensors
 import Wire
 
-/// A host that records what the session asks of it.
-final class FakeSessionHost: SessionHost {
+/// A host that records what the session asks of it (the session's logic alone; the session on
+/// a real host against a scripted controller is `ScriptedSessionWorld`).
+final class FakeSessionHost: Host {
     var calls: [String] = []
     var nextLink: UInt32 = 1
     var links: [LinkID: (DeviceAddress, LinkPlan)] = [:]
+    let linkTable = LinkTable()
 
-    func startScan(_ configuration: ScanConfiguration, at now: HostTime) { calls.append("scan on") }
+    func start(at now: HostTime) {}
+    var isReady: Bool { true }
+    var hasFailed: Bool { false }
+    var controllerInfo: ControllerInfo? { nil }
+    var isScanning: Bool { false }
+    var nextDeadline: HostTime? { nil }
+    func advanceTime(to now: HostTime) {}
+    func serviceLinks(at now: HostTime) {}
+    func pollEvent() -> HostEvent? { nil }
+    func perform(_ operation: GATTOperation, on link: LinkID, at now: HostTime) -> OperationID {
+        OperationID(rawValue: 0)
+    }
+
+    func startScan(_ configuration: ScanConfiguration?, at now: HostTime) { calls.append("scan on") }
     func stopScan(at now: HostTime) { calls.append("scan off") }
     func connect(to address: DeviceAddress, plan: LinkPlan, at now: HostTime) -> LinkID {
         let id = LinkID(rawValue: nextLink)

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import HostCore
 import Wire
 @testable import Runtime
 
@@ -183,16 +184,17 @@ import Wire
         #expect(log.read { $0.receiveCalls } == packets)
     }
 
-    @Test func contextWritesH4PacketsWithTheIndicatorByte() throws {
+    @Test func theHCIBackendWritesH4PacketsWithTheIndicatorByte() throws {
         let (transport, peer) = SocketPairTransport.make()
         defer { close(peer) }
-        let log = EventLog()
-        let loop = try startRecordingLoop(transport: transport, log: log)
+        let io = HCITransportIO(transport: transport, configuration: HostConfiguration(ownAddress: .publicAddress),
+                                tap: PacketTap(wallClockMicros: 0, monotonicNanos: 0))
+        let loop = try EventLoop<AdapterDriver>.start(name: "test-loop") { context in
+            AdapterDriver(context: context, io: io, application: IdleApplication(), at: MonotonicClock.now())
+        }
         defer { loop.stop() }
-        // LE Set Scan Enable (Vol 4, Part E, §7.8.11): opcode 0x200C, enable 1, filter duplicates 0.
-        let packet = HCIPacket(type: .command, bytes: [0x0C, 0x20, 0x02, 0x01, 0x00])
-        loop.submit { driver in try? driver.context.write(packet) }
-        #expect(readBytes(peer, count: 6) == [0x01, 0x0C, 0x20, 0x02, 0x01, 0x00])
+        // The host starts with HCI_Reset (Vol 4, Part E, §7.3.2): opcode 0x0C03, no parameters.
+        #expect(readBytes(peer, count: 4) == [0x01, 0x03, 0x0C, 0x00])
     }
 
     @Test func writesQueuedOnTheLoopAreFlushedOnPollOut() throws {
@@ -204,8 +206,8 @@ import Wire
         let payload = (0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 >> 3) }
         let queued = Mutex(false)
         loop.submit { driver in
-            try? driver.context.write(payload)
-            queued.withLock { $0 = driver.context.hasPendingWrites }
+            driver.write(payload)
+            queued.withLock { $0 = driver.transport.hasPendingWrites }
         }
         let received = readBytes(peer, count: payload.count)
         #expect(queued.withLock { $0 })
@@ -231,11 +233,7 @@ import Wire
         _ = shutdown(peer, Int32(SHUT_RD))
         defer { close(peer) }
         loop.submit { driver in
-            do throws(TransportError) {
-                try driver.context.write([0x01, 0x03, 0x0C, 0x00])
-            } catch {
-                driver.log.update { $0.writeErrors.append(error) }
-            }
+            driver.write([0x01, 0x03, 0x0C, 0x00])
         }
         #expect(finishes(loop))
         #expect(log.read { $0.writeErrors } == [.connectionReset(adapter: "socketpair")])
@@ -257,12 +255,22 @@ final class NonSendableSetup {
         setup.deadlines = [MonotonicClock.now()]
         // `driver:` is a `sending` closure: it may capture `setup` because nothing here uses
         // `setup` afterwards; the compiler would reject a later use.
-        let loop = try EventLoop<RecordingDriver>.start(transport: transport) { context in
-            RecordingDriver(context: context, log: log, deadlines: setup.deadlines)
+        let loop = try EventLoop<RecordingDriver>.start { context in
+            RecordingDriver(context: context, transport: transport, log: log, deadlines: setup.deadlines)
         }
         defer { loop.stop() }
         #expect(eventually { log.read { $0.fired.count } == 1 })
     }
+}
+
+/// An application that does nothing (for loop tests of the adapter driver).
+final class IdleApplication: HostApplication {
+    func attach(_ driver: AdapterDriver, at now: HostTime) {}
+    func hostEvent(_ event: HostEvent, at now: HostTime) {}
+    var nextDeadline: HostTime? { nil }
+    func deadlineReached(at now: HostTime) {}
+    func adapterClosed(_ error: TransportError) {}
+    func shutdownRequested(at now: HostTime) -> Bool { true }
 }
 
 /// A plain pthread for "from another thread" tests.

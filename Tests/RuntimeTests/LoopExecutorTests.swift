@@ -7,15 +7,29 @@ import Testing
 /// batches to `Peripheral.notificationBatches`, and ends the stream when the transport closes.
 final class StreamingDriver: EventLoopDriver {
     let continuation: AsyncStream<[UInt8]>.Continuation
+    let transport: any HCITransport
+    private var buffer = [UInt8](repeating: 0, count: 4096)
 
-    init(_ continuation: AsyncStream<[UInt8]>.Continuation) {
+    init(_ continuation: AsyncStream<[UInt8]>.Continuation, transport: any HCITransport) {
         self.continuation = continuation
+        self.transport = transport
     }
 
-    func received(_ bytes: UnsafeRawBufferPointer, at now: UInt64) { continuation.yield(Array(bytes)) }
+    func collectDescriptors(into list: inout [WatchedDescriptor]) {
+        list.append(WatchedDescriptor(fd: transport.fd, events: Int16(POLLIN), token: 0))
+    }
+
+    func descriptorReady(_ token: Int, events: Int16, at now: UInt64) {
+        let n = buffer.withUnsafeMutableBytes { raw in (try? transport.read(into: raw)) ?? 0 }
+        if n > 0 { continuation.yield(Array(buffer[0..<n])) }
+    }
+
     func deadlineReached(at now: UInt64) {}
     var nextDeadline: UInt64? { nil }
-    func transportClosed(_ error: TransportError) { continuation.finish() }
+    func loopEnding(_ outcome: EventLoopOutcome) {
+        continuation.finish()
+        transport.close()
+    }
 }
 
 /// What a consuming task saw: the bytes in arrival order, and whether each step ran on the loop thread.
@@ -72,8 +86,8 @@ final class Results: Sendable {
         let (transport, peer) = SocketPairTransport.make()
         defer { close(peer) }
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
-        let loop = try EventLoop<StreamingDriver>.start(name: "test-loop", transport: transport) { _ in
-            StreamingDriver(continuation)
+        let loop = try EventLoop<StreamingDriver>.start(name: "test-loop") { _ in
+            StreamingDriver(continuation, transport: transport)
         }
         defer { loop.stop() }
         let consumer = ConsumerLog()
@@ -106,8 +120,8 @@ final class Results: Sendable {
         let (transport, peer) = SocketPairTransport.make()
         defer { close(peer) }
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
-        let loop = try EventLoop<StreamingDriver>.start(name: "test-loop", transport: transport) { _ in
-            StreamingDriver(continuation)
+        let loop = try EventLoop<StreamingDriver>.start(name: "test-loop") { _ in
+            StreamingDriver(continuation, transport: transport)
         }
         let consumer = ConsumerLog()
         Task(executorPreference: loop.executor) {

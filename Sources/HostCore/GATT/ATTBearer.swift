@@ -3,7 +3,7 @@ import Wire
 /// The client side of one ATT bearer (Core Spec v5.4 Vol 3, Part F, §3.3): its MTU, the one
 /// request in flight and its transaction timer, and the sorting of what the peer sends.
 ///
-/// A value type without outputs: `GATTSession` asks it what an incoming PDU is and acts on the
+/// A value type without outputs: `GATTClient` asks it what an incoming PDU is and acts on the
 /// answer, so the rules of the bearer stay in one place and readable.
 struct ATTBearer {
     /// ATT_MTU before any exchange on LE (Vol 3, Part F, §3.2.8).

@@ -16,8 +16,18 @@ public enum GATTOperation: Sendable {
     case writeWithoutResponse(handle: UInt16, value: [UInt8])
     /// Prepare Write + Execute Write (Vol 3, Part G, §4.9.4).
     case writeLong(handle: UInt16, value: [UInt8])
-    /// Write the CCCD of the characteristic whose value handle is given.
-    case setNotifications(valueHandle: UInt16, mode: SubscriptionMode)
+    /// One more registration for the values of this characteristic: its CCCD is written (Vol 3,
+    /// Part G, §4.10, §4.11) when this is the first, and left as it is when another
+    /// registration (or the link's plan) already holds it on.
+    case subscribe(valueHandle: UInt16, mode: SubscriptionMode)
+    /// One registration fewer: when it was the last, the CCCD is written back to 0.
+    case unsubscribe(valueHandle: UInt16)
+
+    /// The value handle a `subscribe` registers.
+    var registeredHandle: UInt16? {
+        if case let .subscribe(handle, _) = self { return handle }
+        return nil
+    }
 }
 
 public enum SubscriptionMode: Sendable, Hashable {

@@ -25,6 +25,8 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     case controller(String)
     /// The request is not possible in the current state (e.g. no controller yet).
     case invalidState(String)
+    /// The adapter the kernel keeps (`--backend kernel`) failed; names the adapter and the cause.
+    case adapter(String, AdapterFailure)
 
     public var description: String {
         switch self {
@@ -50,6 +52,8 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
             return "controller failure: \(s)"
         case let .invalidState(s):
             return "not possible now: \(s)"
+        case let .adapter(name, failure):
+            return "\(name): \(failure)"
         }
     }
 }

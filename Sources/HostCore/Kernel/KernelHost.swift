@@ -1,21 +1,26 @@
 import Wire
 
-/// The sans-I/O BLE central for `--backend kernel`: the kernel keeps the adapter and its host
-/// stack (HCI, L2CAP, SMP); rtstack powers the adapter and scans through the management
-/// channel, and runs its own ATT/GATT client (`GATTSession`, the same code as over HCI) on
-/// one kernel L2CAP socket per link.
+/// The host for `--backend kernel`: the kernel keeps the adapter and its host stack (HCI,
+/// L2CAP, SMP); this host powers the adapter and scans through the management channel, and is
+/// the connector of the shared link table with one kernel L2CAP socket per link, on which each
+/// link's GATT client (the same code as over HCI) runs.
 ///
 /// Inputs: management events, "socket connected / failed / closed", whole ATT PDUs, the time.
-/// Outputs go to the `KernelHostSink`: management commands, "open/close the ATT socket of a
-/// link", ATT PDUs, and the same `HostEvent`s as `Host`, so the run session and the async API
-/// work on either. No clock, no thread, no system call.
+/// Outputs are pulled: `pollAction` (management commands, socket work, ATT PDUs), `pollEvent`,
+/// `nextDeadline`. No clock, no thread, no system call.
 ///
 /// Links connect one at a time and discovery pauses while one does: the kernel serialises LE
-/// connection creation anyway, and its discovery would otherwise compete with the connection
-/// for the radio (it refuses Start Discovery with Busy meanwhile).
-public final class KernelHost {
+/// connection creation anyway, and its discovery would otherwise compete with the connection for
+/// the radio (it refuses Start Discovery with Busy meanwhile).
+///
+/// An adapter that is powered off or removed while in use is waited for: links go down and
+/// queue again, discovery stops, and when the adapter is back (powered again, or its index added
+/// again) bring-up runs again and everything resumes. If this host had powered the adapter on, it
+/// tries to power it again (an rfkill block ends that way once lifted). After
+/// `adapterReturnTimeout` without it the host fails for good.
+public final class KernelHost: Host {
     public let configuration: KernelHostConfiguration
-    let sink: KernelHostSink
+    public let linkTable: LinkTable
 
     enum Phase: Equatable {
         case idle
@@ -23,6 +28,8 @@ public final class KernelHost {
         case enablingLowEnergy
         case poweringOn
         case ready
+        /// Powered off or removed while in use; waiting until `deadline` for it to come back.
+        case away(removed: Bool, deadline: HostTime)
         case failed
     }
 
@@ -34,8 +41,12 @@ public final class KernelHost {
     var settings: ManagementSettings = []
     /// The adapter's identity address, learnt from Read Controller Information.
     public private(set) var adapterAddress: BDAddress?
-    /// The adapter was off and this host powered it on (so it can be left as found).
+    /// The adapter was off and this host powered it on (so it can be left as found, and powered
+    /// again if it goes off under the host).
     public private(set) var poweredOnByHost = false
+    public private(set) var controllerInfo: ControllerInfo?
+    var actions: [KernelAction] = []
+    var actionHead = 0
 
     // Scanning
     var scanWanted = false
@@ -44,20 +55,20 @@ public final class KernelHost {
     var discoveryRetryAt: HostTime?
     /// When the running discovery is cycled (stopped and started again).
     var discoveryCycleAt: HostTime?
+    /// While the adapter is away: when Set Powered is tried again.
+    var powerRetryAt: HostTime?
 
-    // Links
-    var linkList: [Link] = []
-    var linksByID: [LinkID: Link] = [:]
+    // The connector
+    /// Links waiting for their socket, oldest first.
     var queue: [LinkID] = []
+    /// The link whose socket is connecting, and when that attempt times out.
     var initiating: (link: LinkID, deadline: HostTime)?
-    var nextLinkNumber: UInt32 = 1
-    var nextOperationNumber: UInt64 = 1
-    /// The time of the latest input, for outputs raised from inside a GATT session.
-    var lastTime: HostTime = 0
+    /// Links whose socket is open (connecting or connected).
+    var openChannels: Set<LinkID> = []
 
-    public init(configuration: KernelHostConfiguration, sink: KernelHostSink) {
+    public init(configuration: KernelHostConfiguration) {
         self.configuration = configuration
-        self.sink = sink
+        linkTable = LinkTable(maximumPayload: 0)
     }
 
     var adapterName: String { "hci\(configuration.index)" }
@@ -67,13 +78,34 @@ public final class KernelHost {
     /// Reads the adapter's state, enables LE and powers it on if needed; `.controllerReady`
     /// (or `.controllerFailed`) follows.
     public func start(at now: HostTime) {
-        guard phase == .idle || phase == .failed else { return }
+        switch phase {
+        case .idle, .failed, .away:
+            bringUp(at: now)
+        default:
+            break
+        }
+    }
+
+    private func bringUp(at now: HostTime) {
         phase = .readingInformation
         send(.readControllerInformation(index: configuration.index), at: now)
     }
 
     public var isReady: Bool { phase == .ready }
+    public var hasFailed: Bool { phase == .failed }
     public var isScanning: Bool { discovering }
+
+    /// The next thing for the runtime to do; nil when there is nothing.
+    public func pollAction() -> KernelAction? {
+        guard actionHead < actions.count else { return nil }
+        let a = actions[actionHead]
+        actionHead += 1
+        if actionHead == actions.count {
+            actions.removeAll(keepingCapacity: true)
+            actionHead = 0
+        }
+        return a
+    }
 
     /// One packet read from the management socket. Events for other adapters are ignored.
     public func receiveManagement(_ bytes: ArraySlice<UInt8>, at now: HostTime) {
@@ -91,27 +123,34 @@ public final class KernelHost {
         case let .commandStatus(opcode, status):
             answered(opcode, status, [], at: now)
         case let .newSettings(s):
+            let wasPowered = settings.contains(.powered)
             settings = s
             if phase == .ready, !s.contains(.powered) {
-                lost("\(adapterName) was powered off (by bluetoothd or btmgmt?)", at: now)
+                adapterAway(removed: false, at: now)
+            } else if case .away(removed: false, _) = phase, s.contains(.powered), !wasPowered {
+                // Powered again by someone (bluetoothd, btmgmt): bring-up reads it afresh.
+                bringUp(at: now)
             }
         case .indexRemoved:
-            lost("\(adapterName) was removed (unplugged, or taken by a user channel)", at: now)
+            if phase != .failed, phase != .idle { adapterAway(removed: true, at: now) }
+        case .indexAdded:
+            if case .away(removed: true, _) = phase { bringUp(at: now) }
         case let .controllerError(code):
             warn("\(adapterName) reported a hardware error (code \(Hex.number(code, width: 2)))")
         case let .deviceFound(found):
             guard scanWanted, let address = found.leAddress else { return }
-            sink.deliver(.advertisement(AdvertisementReport(
+            deliver(.advertisement(AdvertisementReport(
                 address: address, rssi: found.rssi, connectable: !found.flags.contains(.notConnectable),
                 scannable: false, isScanResponse: found.flags.contains(.scanResponse), data: found.eirData)))
         case let .discovering(types, on):
             guard types.contains(.lePublic) || types.contains(.leRandom) else { return }
-            discovering = on
+            setDiscovering(on)
             // The kernel ends a discovery after about ten seconds: start the next at once.
             if !on { reconcile(at: now) }
-        case .indexAdded, .other:
+        case .other:
             break
         }
+        serviceLinks(at: now)
     }
 
     /// The earliest time at which `advanceTime(to:)` has something to do.
@@ -121,29 +160,32 @@ public final class KernelHost {
         take(initiating?.deadline)
         take(discoveryRetryAt)
         if discovering, scanWanted { take(discoveryCycleAt) }
-        for link in linkList {
-            take(link.reconnectAt)
-            take(link.session?.nextDeadline)
+        if case let .away(_, deadline) = phase {
+            take(deadline)
+            take(powerRetryAt)
         }
+        take(linkTable.nextDeadline)
         return d
     }
 
     public func advanceTime(to now: HostTime) {
-        lastTime = now
         if let f = inFlight, f.deadline <= now {
             inFlight = nil
             waiting.removeAll()
-            if phase == .ready {
+            switch phase {
+            case .ready:
                 warn("\(f.command.opcode.name) got no answer from the kernel within \(configuration.commandTimeout / 1_000_000_000) s")
-                if f.command.opcode == .startDiscovery || f.command.opcode == .stopDiscovery { discovering = false }
-            } else {
-                bringUpFailed("\(adapterName): \(f.command.opcode.name) got no answer from the kernel's management interface")
+                if f.command.opcode == .startDiscovery || f.command.opcode == .stopDiscovery { setDiscovering(false) }
+            case .away:
+                break
+            default:
+                bringUpFailed(.noAnswer(f.command.opcode))
             }
         }
-        if let i = initiating, i.deadline <= now, let link = linksByID[i.link] {
+        if let i = initiating, i.deadline <= now, let record = linkTable.record(i.link) {
             initiating = nil
-            sink.closeATTChannel(link.id)
-            attemptFailed(link, error: .connectTimeout(link.peer), at: now)
+            closeChannel(i.link)
+            linkTable.attemptFailed(i.link, error: .connectTimeout(record.peer), at: now)
         }
         if let r = discoveryRetryAt, r <= now { discoveryRetryAt = nil }
         if let c = discoveryCycleAt, c <= now {
@@ -152,111 +194,53 @@ public final class KernelHost {
                 send(.stopDiscovery(.lowEnergy, index: configuration.index), at: now)
             }
         }
-        for link in linkList {
-            if let r = link.reconnectAt, r <= now {
-                link.reconnectAt = nil
-                requeue(link)
+        if case let .away(removed, deadline) = phase {
+            if deadline <= now {
+                phase = .failed
+                powerRetryAt = nil
+                deliver(.controllerFailed(.adapter(adapterName, removed ? .removed : .poweredOff)))
+            } else if let p = powerRetryAt, p <= now {
+                powerRetryAt = now &+ configuration.powerRetryInterval
+                if !removed, inFlight == nil { send(.setPowered(true, index: configuration.index), at: now) }
             }
-            if let s = link.session, let d = s.nextDeadline, d <= now { s.advanceTime(to: now) }
         }
+        linkTable.advanceTime(to: now)
         reconcile(at: now)
+        serviceLinks(at: now)
     }
 
-    // MARK: Requests (the `SessionHost` shape)
+    // MARK: Requests
 
     /// Scans for LE devices (public and random addresses) through the kernel's discovery.
     /// The configuration's interval and window do not apply: the kernel picks them.
-    public func startScan(_ scan: ScanConfiguration? = nil, at now: HostTime) {
-        if !scanWanted { sink.deliver(.scanning(true)) }
+    public func startScan(_ scan: ScanConfiguration?, at now: HostTime) {
         scanWanted = true
         reconcile(at: now)
     }
 
     public func stopScan(at now: HostTime) {
-        if scanWanted { sink.deliver(.scanning(false)) }
         scanWanted = false
         reconcile(at: now)
     }
 
-    /// Asks for a connection to `peer`; same contract as `Host.connect`.
-    @discardableResult
-    public func connect(to peer: DeviceAddress, plan: LinkPlan = LinkPlan(), at now: HostTime) -> LinkID {
-        if let existing = linkList.first(where: { $0.peer == peer }) {
-            if existing.state == .disconnected {
-                existing.plan = plan
-                existing.attempts = 0
-                existing.closing = false
-                requeue(existing)
-                reconcile(at: now)
-            }
-            return existing.id
+    /// The links, for the CLI and tests.
+    public var links: [LinkStatus] {
+        linkTable.list.map { record in
+            let c = record.phase.connection
+            var reconnectAt: HostTime?
+            if case let .backoff(until) = record.phase { reconnectAt = until }
+            return LinkStatus(id: record.id, peer: record.peer, state: linkTable.publicState(record),
+                              connection: c?.info, mtu: c?.client.mtu, aclPacketsInFlight: 0, aclPacketsQueued: 0,
+                              attempts: record.attempts, reconnectAt: reconnectAt)
         }
-        let id = LinkID(rawValue: nextLinkNumber)
-        nextLinkNumber &+= 1
-        let link = Link(id: id, peer: peer, plan: plan, maximumPayload: 0)
-        linkList.append(link)
-        linksByID[id] = link
-        sink.deliver(.linkState(id, .queued))
-        queue.append(id)
-        reconcile(at: now)
-        return id
     }
-
-    public func cancelConnect(_ link: LinkID, at now: HostTime) { disconnect(link, at: now) }
-
-    /// Ends a link for good: its socket is closed (the kernel drops the connection once no
-    /// socket uses it) and `.disconnected(link, reason:, willReconnect: false)` follows at once.
-    public func disconnect(_ id: LinkID, at now: HostTime) {
-        guard let link = linksByID[id] else {
-            warn("disconnect: no such link \(id)")
-            return
-        }
-        switch link.state {
-        case .queued, .waitingToReconnect:
-            queue.removeAll { $0 == id }
-            link.reconnectAt = nil
-            sink.deliver(.disconnected(id, reason: .operationCancelledByHost, willReconnect: false))
-            setState(link, .disconnected)
-        case .initiating:
-            initiating = nil
-            sink.closeATTChannel(id)
-            sink.deliver(.disconnected(id, reason: .operationCancelledByHost, willReconnect: false))
-            setState(link, .disconnected)
-        case .disconnected:
-            break
-        default:
-            link.closing = true
-            sink.closeATTChannel(id)
-            linkDown(link, reason: .connectionTerminatedByLocalHost, at: now)
-        }
-        reconcile(at: now)
-    }
-
-    /// Runs a GATT operation on a connected link; `.operationCompleted(id, …)` follows.
-    @discardableResult
-    public func perform(_ operation: GATTOperation, on id: LinkID, at now: HostTime) -> OperationID {
-        let op = OperationID(rawValue: nextOperationNumber)
-        nextOperationNumber &+= 1
-        guard let link = linksByID[id] else {
-            sink.deliver(.operationCompleted(op, .failure(.notFound("no link \(id)"))))
-            return op
-        }
-        guard let session = link.session else {
-            sink.deliver(.operationCompleted(op, .failure(.invalidState("\(id) is not connected (\(link.effectiveState.rawValue))"))))
-            return op
-        }
-        session.perform(operation, id: op, at: now)
-        return op
-    }
-
-    public func state(of id: LinkID) -> LinkState? { linksByID[id]?.effectiveState }
 
     /// Commands that leave the adapter as it was found: stop a running discovery, and power
     /// it off again if this host powered it on. The runtime sends them before it closes.
     public var restoringCommands: [ManagementCommand] {
         var out: [ManagementCommand] = []
         if discovering { out.append(.stopDiscovery(.lowEnergy, index: configuration.index)) }
-        if poweredOnByHost { out.append(.setPowered(false, index: configuration.index)) }
+        if poweredOnByHost, phase == .ready { out.append(.setPowered(false, index: configuration.index)) }
         return out
     }
 
@@ -264,43 +248,80 @@ public final class KernelHost {
 
     /// The link's socket connected (POLLOUT with SO_ERROR 0).
     public func channelConnected(_ id: LinkID, info: KernelChannelInfo, at now: HostTime) {
-        guard let link = linksByID[id], initiating?.link == id else { return }
+        guard initiating?.link == id, let record = linkTable.record(id) else { return }
         initiating = nil
-        var plan = link.plan
-        // The ATT_MTU cannot exceed what the kernel's L2CAP channel carries either way.
-        let limit = min(info.receiveMTU, info.sendMTU)
-        if limit >= ATTBearer.defaultMTU, let wanted = plan.mtu { plan.mtu = min(wanted, limit) }
-        let connection = ConnectionInfo(handle: info.handle ?? 0, peer: link.peer, interval: 0, latency: 0,
+        let connection = ConnectionInfo(handle: info.handle ?? 0, peer: record.peer, interval: 0, latency: 0,
                                         supervisionTimeout: 0)
-        link.connection = connection
-        link.handle = info.handle
-        setState(link, .connected)
-        sink.deliver(.connected(id, connection))
-        let session = GATTSession(link: id, plan: plan, output: self)
-        link.session = session
-        session.linkUp(at: now)
+        // The ATT_MTU cannot exceed what the kernel's L2CAP channel carries either way.
+        linkTable.connected(id, info: connection, mtuLimit: min(info.receiveMTU, info.sendMTU), at: now)
         reconcile(at: now)
+        serviceLinks(at: now)
     }
 
     /// The link's socket could not connect; `error` names the errno and the peer.
     public func channelFailed(_ id: LinkID, error: HostError, at now: HostTime) {
-        guard let link = linksByID[id], initiating?.link == id else { return }
+        guard initiating?.link == id else { return }
         initiating = nil
-        attemptFailed(link, error: error, at: now)
+        openChannels.remove(id)
+        linkTable.attemptFailed(id, error: error, at: now)
         reconcile(at: now)
+        serviceLinks(at: now)
     }
 
     /// The connected link's socket ended (the peer or the kernel dropped the connection).
     public func channelClosed(_ id: LinkID, reason: HCIStatus, at now: HostTime) {
-        guard let link = linksByID[id], link.session != nil else { return }
-        linkDown(link, reason: reason, at: now)
+        guard openChannels.remove(id) != nil else { return }
+        linkTable.connectionEnded(id, reason: reason, at: now)
         reconcile(at: now)
+        serviceLinks(at: now)
     }
 
     /// One ATT PDU read from the link's socket (the socket keeps PDU boundaries).
     public func receiveATT(_ pdu: ArraySlice<UInt8>, on id: LinkID, at now: HostTime) {
-        lastTime = now
-        linksByID[id]?.session?.receive(pdu, at: now)
+        linkTable.record(id)?.phase.connection?.client.receive(pdu, at: now)
+        if linkTable.hasRequests || linkTable.hasOutgoingATT { serviceLinks(at: now) }
+    }
+
+    // MARK: The connector
+
+    /// Carries out the link table's requests (queue, cancel, close) and hands the GATT clients'
+    /// PDUs to their sockets.
+    public func serviceLinks(at now: HostTime) {
+        var changed = false
+        while let r = linkTable.pollRequest() {
+            changed = true
+            switch r {
+            case let .start(id, urgent):
+                if !queue.contains(id) {
+                    if urgent { queue.insert(id, at: 0) } else { queue.append(id) }
+                }
+            case let .cancel(id):
+                queue.removeAll { $0 == id }
+                if initiating?.link == id {
+                    initiating = nil
+                    closeChannel(id)
+                    linkTable.attemptCancelled(id, at: now)
+                }
+            case let .close(id):
+                // The kernel drops the connection once no socket uses it: the link is down now.
+                if openChannels.contains(id) {
+                    closeChannel(id)
+                    linkTable.connectionEnded(id, reason: .connectionTerminatedByLocalHost, at: now)
+                }
+            }
+        }
+        if changed { reconcile(at: now) }
+        while let (id, pdu) = linkTable.pollATT() {
+            guard openChannels.contains(id) else {
+                warn("ATT PDU for \(id), which is not connected, dropped", pdu[...])
+                continue
+            }
+            actions.append(.sendATT(id, pdu))
+        }
+    }
+
+    private func closeChannel(_ id: LinkID) {
+        if openChannels.remove(id) != nil { actions.append(.closeChannel(id)) }
     }
 
     // MARK: Internals
@@ -308,7 +329,7 @@ public final class KernelHost {
     func send(_ command: ManagementCommand, at now: HostTime) {
         if inFlight == nil {
             inFlight = (command, now &+ configuration.commandTimeout)
-            sink.sendManagement(command)
+            actions.append(.sendManagement(command))
         } else {
             waiting.append(command)
         }
@@ -320,24 +341,27 @@ public final class KernelHost {
         if !waiting.isEmpty {
             let next = waiting.removeFirst()
             inFlight = (next, now &+ configuration.commandTimeout)
-            sink.sendManagement(next)
+            actions.append(.sendManagement(next))
         }
         switch opcode {
         case .readControllerInformation:
-            guard status == .success else { return bringUpFailed(failureText(opcode, status)) }
+            guard status == .success else { return bringUpFailed(.from(opcode, status)) }
             do throws(WireError) {
                 let info = try ManagementControllerInformation(bytes: rp)
                 adapterAddress = info.address
                 settings = info.currentSettings
-                guard info.supportedSettings.contains(.lowEnergy) else {
-                    return bringUpFailed("\(adapterName) does not support Bluetooth Low Energy")
-                }
+                guard info.supportedSettings.contains(.lowEnergy) else { return bringUpFailed(.lowEnergyUnsupported) }
             } catch {
-                return bringUpFailed("\(adapterName): Read Controller Information answer malformed: \(error)")
+                return bringUpFailed(.malformed("Read Controller Information answer: \(error)"))
             }
             continueBringUp(at: now)
         case .setLowEnergy, .setPowered:
-            guard status == .success else { return bringUpFailed(failureText(opcode, status)) }
+            if case .away = phase {
+                // A power retry while the adapter is away: the New Settings it causes brings it back.
+                if status == .success { bringUp(at: now) }
+                return
+            }
+            guard status == .success else { return bringUpFailed(.from(opcode, status)) }
             if rp.count >= 4 {
                 var r = ByteReader(rp)
                 if let s = try? r.u32() { settings = ManagementSettings(rawValue: s) }
@@ -346,16 +370,16 @@ public final class KernelHost {
             continueBringUp(at: now)
         case .startDiscovery:
             if status == .success {
-                discovering = true
+                setDiscovering(true)
                 discoveryCycleAt = now &+ configuration.discoveryCycle
             } else {
-                discovering = false
+                setDiscovering(false)
                 discoveryRetryAt = now &+ configuration.discoveryRetryDelay
                 if status != .busy { warn("\(adapterName): Start Discovery failed: \(status); trying again") }
             }
             reconcile(at: now)
         case .stopDiscovery:
-            discovering = false
+            setDiscovering(false)
             discoveryCycleAt = nil
             reconcile(at: now)
         default:
@@ -365,67 +389,62 @@ public final class KernelHost {
 
     private func continueBringUp(at now: HostTime) {
         if !settings.contains(.lowEnergy) {
-            guard phase != .enablingLowEnergy else { return bringUpFailed("\(adapterName): Low Energy stays off after Set Low Energy") }
+            guard phase != .enablingLowEnergy else { return bringUpFailed(.settingDidNotTake(.setLowEnergy)) }
             phase = .enablingLowEnergy
             send(.setLowEnergy(true, index: configuration.index), at: now)
         } else if !settings.contains(.powered) {
-            guard phase != .poweringOn else { return bringUpFailed("\(adapterName): the adapter stays off after Set Powered") }
+            guard phase != .poweringOn else { return bringUpFailed(.settingDidNotTake(.setPowered)) }
             phase = .poweringOn
             send(.setPowered(true, index: configuration.index), at: now)
         } else {
             phase = .ready
+            powerRetryAt = nil
             var info = ControllerInfo()
             info.publicAddress = adapterAddress ?? .zero
             info.ownAddress = DeviceAddress(adapterAddress ?? .zero, type: .publicDevice)
-            sink.deliver(.controllerReady(info))
+            controllerInfo = info
+            deliver(.controllerReady(info))
             reconcile(at: now)
         }
     }
 
-    /// The cause and the fix, for the statuses a user can do something about.
-    func failureText(_ opcode: ManagementOpcode, _ status: ManagementStatus) -> String {
-        let what = "\(adapterName): \(opcode.name) failed: \(status)"
-        switch status {
-        case .permissionDenied:
-            return what + "; powering the adapter and scanning through the kernel need CAP_NET_ADMIN: run as root, "
-                + "or grant it once: sudo setcap cap_net_admin,cap_net_raw+ep $(which rtstack)"
-        case .rfKilled:
-            return what + "; the adapter is blocked by rfkill: rfkill unblock bluetooth"
-        case .invalidIndex:
-            return what + "; no such adapter, or a user channel holds it (another rtstack with --backend user-channel?)"
-        case .busy:
-            return what + "; the adapter is busy (another program is changing it)"
-        default:
-            return what + " (the adapter is down and could not be powered on)"
-        }
+    private func bringUpFailed(_ failure: AdapterFailure) {
+        phase = .failed
+        deliver(.controllerFailed(.adapter(adapterName, failure)))
     }
 
-    private func bringUpFailed(_ message: String) {
-        phase = .failed
-        sink.deliver(.controllerFailed(.controller(message)))
+    /// The adapter went away under the host: sockets are closed, links go down and queue again
+    /// (no backoff: the peers did nothing wrong), and the host waits for it to come back.
+    private func adapterAway(removed: Bool, at now: HostTime) {
+        let cause: AdapterFailure = removed ? .removed : .poweredOff
+        phase = .away(removed: removed, deadline: now &+ configuration.adapterReturnTimeout)
+        powerRetryAt = poweredOnByHost && !removed ? now &+ configuration.powerRetryInterval : nil
+        inFlight = nil
+        waiting.removeAll()
+        setDiscovering(false)
+        discoveryCycleAt = nil
+        discoveryRetryAt = nil
+        if let i = initiating {
+            initiating = nil
+            closeChannel(i.link)
+            linkTable.attemptFailed(i.link, error: .adapter(adapterName, cause), requeueAtOnce: true, at: now)
+        }
+        for id in openChannels.sorted() {
+            closeChannel(id)
+            linkTable.connectionEnded(id, reason: .connectionTerminatedByLocalHost, requeueAtOnce: true, at: now)
+        }
+        let wait = configuration.adapterReturnTimeout / 1_000_000_000
+        warn("\(adapterName) was \(removed ? "removed" : "powered off"); waiting up to \(wait) s for it to come back")
     }
 
-    private func lost(_ message: String, at now: HostTime) {
-        let wasReady = phase == .ready
-        phase = .failed
-        discovering = false
-        for link in linkList where link.session != nil || initiating?.link == link.id {
-            sink.closeATTChannel(link.id)
-            if link.session != nil {
-                link.closing = true
-                linkDown(link, reason: .connectionTerminatedByLocalHost, at: now)
-            } else {
-                initiating = nil
-                link.closing = true
-                attemptFailed(link, error: .controller(message), at: now)
-            }
-        }
-        if wasReady { sink.deliver(.controllerFailed(.controller(message))) }
+    private func setDiscovering(_ on: Bool) {
+        guard on != discovering else { return }
+        discovering = on
+        deliver(.scanning(on))
     }
 
     /// Brings the kernel's discovery and the connection queue in line with what is wanted.
     func reconcile(at now: HostTime) {
-        lastTime = now
         guard phase == .ready else { return }
         let connecting = initiating != nil || !queue.isEmpty
         let discoveryCommandPending = inFlight.map { $0.command.opcode == .startDiscovery || $0.command.opcode == .stopDiscovery } ?? false
@@ -441,85 +460,18 @@ public final class KernelHost {
         guard initiating == nil, !discovering, !discoveryCommandPending, !queue.isEmpty,
               let address = adapterAddress else { return }
         let id = queue.removeFirst()
-        guard let link = linksByID[id] else { return }
-        initiating = (id, now &+ link.plan.connectTimeout)
-        setState(link, .initiating)
-        sink.openATTChannel(id, to: link.peer, from: address, security: configuration.security)
-    }
-
-    private func requeue(_ link: Link) {
-        link.reconnectAt = nil
-        setState(link, .queued)
-        queue.append(link.id)
-    }
-
-    private func attemptFailed(_ link: Link, error: HostError, at now: HostTime) {
-        let willRetry = !link.closing && link.mayRetry
-        sink.deliver(.connectFailed(link.id, error, willRetry: willRetry))
-        link.closing = false
-        if willRetry { scheduleRetry(link, at: now) } else { setState(link, .disconnected) }
-    }
-
-    private func scheduleRetry(_ link: Link, at now: HostTime) {
-        guard let policy = link.plan.reconnect else {
-            setState(link, .disconnected)
-            return
-        }
-        link.reconnectAt = now &+ policy.delay(afterAttempt: link.attempts)
-        link.attempts += 1
-        setState(link, .waitingToReconnect)
-    }
-
-    private func linkDown(_ link: Link, reason: HCIStatus, at now: HostTime) {
-        if let session = link.session {
-            if let db = session.database { link.plan.cachedDatabase = db }
-            session.linkDown(reason: reason)
-        }
-        link.session = nil
-        link.handle = nil
-        link.connection = nil
-        let willReconnect = !link.closing && link.mayRetry
-        sink.deliver(.disconnected(link.id, reason: reason, willReconnect: willReconnect))
-        link.closing = false
-        if willReconnect { scheduleRetry(link, at: now) } else { setState(link, .disconnected) }
+        guard let record = linkTable.record(id) else { return }
+        initiating = (id, now &+ record.plan.connectTimeout)
+        openChannels.insert(id)
+        linkTable.attemptStarted(id, at: now)
+        actions.append(.openChannel(id, peer: record.peer, adapter: address, security: configuration.security))
     }
 
     func warn(_ message: String, _ bytes: ArraySlice<UInt8> = []) {
-        sink.deliver(.warning(HostWarning(message, bytes: Array(bytes))))
+        linkTable.warn(message, bytes)
     }
 
-    func setState(_ link: Link, _ state: LinkState) {
-        guard link.state != state else { return }
-        link.state = state
-        sink.deliver(.linkState(link.id, state))
-    }
-}
-
-extension KernelHost: GATTSessionOutput {
-    public func sendATT(_ pdu: [UInt8], on id: LinkID) {
-        guard linksByID[id]?.session != nil else {
-            warn("ATT PDU for \(id), which is not connected, dropped", pdu[...])
-            return
-        }
-        sink.sendATT(pdu, on: id)
-    }
-
-    public func deliver(_ event: HostEvent) {
-        switch event {
-        case let .linkState(id, .ready):
-            linksByID[id]?.attempts = 0
-        case let .databaseChanged(id):
-            linksByID[id]?.plan.cachedDatabase = nil
-        default:
-            break
-        }
-        sink.deliver(event)
-    }
-
-    /// The ATT bearer timed out or discovery failed: drop the socket; the plan may reconnect.
-    public func gattSessionFailed(_ id: LinkID, error: HostError) {
-        guard let link = linksByID[id], link.session != nil else { return }
-        sink.closeATTChannel(id)
-        linkDown(link, reason: .connectionTerminatedByLocalHost, at: lastTime)
+    func deliver(_ event: HostEvent) {
+        linkTable.events.append(event)
     }
 }

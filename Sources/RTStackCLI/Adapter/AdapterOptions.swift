@@ -20,19 +20,8 @@ struct AdapterOptions {
     ]
 
     var adapter: AdapterSpec
-    var backend: Backend
+    var backend: AdapterBackend
     var security: KernelSecurityLevel?
-
-    enum Backend: String {
-        case userChannel = "user-channel"
-        case kernel
-    }
-
-    /// The adapter index when `--backend kernel` was chosen.
-    var kernelIndex: UInt16? {
-        guard backend == .kernel, case .hciSocket(let index) = adapter else { return nil }
-        return index
-    }
     var usePublicAddress: Bool
     var state: StateDirectory
     var trace: Bool

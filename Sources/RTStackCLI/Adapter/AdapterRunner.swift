@@ -2,27 +2,26 @@ import HostCore
 import Runtime
 import Synchronization
 
-/// Runs one application on the adapter's loop thread and waits for it to end: opens the
-/// transport (errors name the cause and exit 3), installs the Ctrl-C handling, joins.
+/// Runs one application on the adapter's loop thread, on either backend, and waits for it to
+/// end: opens the adapter (errors name the cause and exit 3), installs the Ctrl-C handling, joins.
 enum AdapterRunner {
     /// `makeApplication` runs on the loop thread, so the application belongs to it alone.
     static func run(options: AdapterOptions, sinks: [any PacketSinkFactory], console: Console, result: ResultBox,
                     makeApplication: @escaping @Sendable () -> HostApplication) {
-        let transport: any HCITransport
+        let io: any AdapterIO
         do {
-            transport = try options.adapter.openTransport()
+            io = try options.adapter.open(backend: options.backend, configuration: options.hostConfiguration(),
+                                          security: options.security, sinks: sinks)
         } catch {
-            console.err.line("rtstack: \(error.description)")
+            console.err.line("rtstack: \(AdapterAdvice.text(for: error))")
             result.set(.adapter)
             return
         }
         let signals = try? SignalWatcher.install()
-        let configuration = options.hostConfiguration()
-        let loop: EventLoop<HostDriver>
+        let loop: EventLoop<AdapterDriver>
         do {
-            loop = try EventLoop<HostDriver>.start(transport: transport, signals: signals) { context in
-                HostDriver(context: context, configuration: configuration, tap: PacketTap.make(sinks),
-                           application: makeApplication(), at: MonotonicClock.now())
+            loop = try EventLoop<AdapterDriver>.start(signals: signals) { context in
+                AdapterDriver(context: context, io: io, application: makeApplication(), at: MonotonicClock.now())
             }
         } catch {
             console.err.line("rtstack: \(error.description)")
@@ -30,24 +29,6 @@ enum AdapterRunner {
             return
         }
         loop.join()
-        signals?.uninstall()
-        console.out.flush()
-        console.err.flush()
-    }
-}
-
-/// Runs one application on `--backend kernel`, on the calling thread, with Ctrl-C handling.
-enum KernelRunner {
-    static func run(index: UInt16, options: AdapterOptions, sinks: [any PacketSinkFactory], console: Console,
-                    result: ResultBox, makeApplication: () -> KernelApplication) {
-        let signals = try? SignalWatcher.install()
-        do {
-            _ = try KernelBackend.run(index: index, security: options.security, sinks: sinks, signals: signals,
-                                      makeApplication: makeApplication)
-        } catch {
-            console.err.line("rtstack: \(error.description)")
-            result.set(.adapter)
-        }
         signals?.uninstall()
         console.out.flush()
         console.err.flush()

@@ -25,18 +25,15 @@ struct CentralCommand {
         } catch {
             throw error
         }
-        guard options.backend == .userChannel else {
-            throw UsageError("--backend kernel serves the run session and 'scan' only in this build; "
-                + "leave --backend out to run this command on the user channel (it takes the adapter while it runs)")
-        }
         let sinks = try options.sinks(console: console)
         let signals = try? SignalWatcher.install()
         do {
-            let central = try await Central.open(options.adapter, configuration: options.hostConfiguration(),
+            let central = try await Central.open(options.adapter, backend: options.backend,
+                                                 configuration: options.hostConfiguration(), security: options.security,
                                                  sinks: sinks, signals: signals)
             return CentralCommand(central: central, options: options, console: console)
         } catch {
-            console.err.line("rtstack: \(error)")
+            console.err.line("rtstack: \(AdapterAdvice.text(for: error))")
             throw Failure(code: .adapter)
         }
     }
@@ -100,9 +97,13 @@ struct CentralCommand {
             console.err.line("rtstack: \(u.message)")
             return .usage
         case let c as CentralError:
-            console.err.line("rtstack: \(c.description)")
+            console.err.line("rtstack: \(AdapterAdvice.text(for: c))")
             if case .host(let h) = c, let hint = hint(for: h) { console.err.line("  " + hint) }
-            if case .adapter = c { return .adapter }
+            switch c {
+            case .adapter, .unavailable: return .adapter
+            case .host(.adapter): return .adapter
+            default: break
+            }
             return .failure
         default:
             console.err.line("rtstack: \(error)")

@@ -39,11 +39,6 @@ enum ScanCommand {
         let json = args.flag("json")
         var scan = ScanConfiguration()
         scan.active = !args.flag("passive")
-        let options = try AdapterOptions(args)
-        if let index = options.kernelIndex {
-            return KernelScanApplication.run(index: index, options: options, filter: filter, duration: duration,
-                                             json: json, console: console)
-        }
         return await runCentralCommand(args, console) { cmd in
             var results = ScanResults(filter: filter)
             cmd.endStreams(after: duration)

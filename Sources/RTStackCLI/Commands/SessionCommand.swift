@@ -67,14 +67,6 @@ enum SessionCommand {
         let logLevel = options.logLevel
         let result = ResultBox()
         let finalConfig = config
-        if let index = options.kernelIndex {
-            KernelRunner.run(index: index, options: options, sinks: sinks, console: console, result: result) {
-                SessionApplication(configuration: finalConfig, json: json, duration: duration, console: console,
-                                   logLevel: logLevel, cacheFiles: useCache ? FileGATTCache(directory: state) : nil,
-                                   result: result)
-            }
-            return result.value
-        }
         AdapterRunner.run(options: options, sinks: sinks, console: console, result: result) {
             SessionApplication(configuration: finalConfig, json: json, duration: duration, console: console,
                                logLevel: logLevel, cacheFiles: useCache ? FileGATTCache(directory: state) : nil,

@@ -3,10 +3,10 @@ import RunTracker
 import Runtime
 import Wire
 
-/// The run session on the adapter's loop thread: waits for the controller, runs the
-/// `SessionController`, prints the live view or JSON Lines, honours `--duration` and Ctrl-C,
-/// and ends the loop once every link is cleanly down.
-final class SessionApplication: HostApplication, KernelApplication {
+/// The run session on the adapter's loop thread, on either backend: waits for the controller,
+/// runs the `SessionController`, prints the live view or JSON Lines, honours `--duration` and
+/// Ctrl-C, and ends the loop once every link is cleanly down.
+final class SessionApplication: HostApplication {
     let configuration: SessionController.Configuration
     let json: Bool
     let duration: UInt64?
@@ -14,14 +14,8 @@ final class SessionApplication: HostApplication, KernelApplication {
     let logLevel: AdapterOptions.LogLevel
     let cacheFiles: FileGATTCache?
     let result: ResultBox
-    /// The loop's clock, its stop, and the host the session drives: from `HostDriver` or `KernelDriver`.
-    private var clock: () -> UInt64 = { 0 }
-    private var stopLoop: () -> Void = {}
-    private var makeSessionHost: () -> SessionHost? = { nil }
-    /// True once the host gave up on the controller (the reset after a fault failed too).
-    private var hostFailed: () -> Bool = { false }
+    private weak var driver: AdapterDriver?
     private var session: SessionController?
-    private var adapterHost: SessionHost?
     private var view: LiveView?
     private var startedAt: HostTime = 0
     private var endAt: HostTime?
@@ -38,34 +32,16 @@ final class SessionApplication: HostApplication, KernelApplication {
         self.result = result
     }
 
-    func attach(_ driver: HostDriver, at now: HostTime) {
-        clock = { [weak driver] in driver?.currentTime ?? 0 }
-        stopLoop = { [weak driver] in driver?.stop() }
-        makeSessionHost = { [weak driver] in driver.map { HostSessionAdapter($0.host) } }
-        hostFailed = { [weak driver] in driver?.host.hasFailed ?? false }
+    func attach(_ driver: AdapterDriver, at now: HostTime) {
+        self.driver = driver
         startedAt = now
-    }
-
-    func attach(_ driver: KernelDriver, at now: HostTime) {
-        clock = { [weak driver] in driver?.currentTime ?? 0 }
-        stopLoop = { [weak driver] in driver?.stop() }
-        makeSessionHost = { [weak driver] in driver?.host }
-        startedAt = now
-    }
-
-    func backendFailed(_ message: String) {
-        guard !done else { return }
-        console.err.line("rtstack: \(message)")
-        done = true
-        result.set(.adapter)
     }
 
     func hostEvent(_ event: HostEvent, at now: HostTime) {
         switch event {
         case .controllerReady:
-            guard session == nil, let adapter = makeSessionHost() else { break }
-            adapterHost = adapter
-            let s = SessionController(configuration: configuration, host: adapter, cache: cacheFiles.map(CacheBridge.init)) { [weak self] e in
+            guard session == nil, let host = driver?.host else { break }
+            let s = SessionController(configuration: configuration, host: host, cache: cacheFiles.map(CacheBridge.init)) { [weak self] e in
                 self?.output(e)
             }
             session = s
@@ -76,13 +52,14 @@ final class SessionApplication: HostApplication, KernelApplication {
             return
         case .controllerFailed(let error):
             if session == nil {
-                console.err.line("rtstack: the controller did not come up: \(error.description)")
+                console.err.line("rtstack: the controller did not come up: \(AdapterAdvice.text(for: error))")
                 finish(.adapter)
                 return
             }
-            if hostFailed() {
-                // The reset after a Hardware Error or a command timeout failed too.
-                console.err.line("rtstack: the controller failed and could not be brought up again: \(error.description)")
+            if driver?.host.hasFailed == true {
+                // The reset after a Hardware Error or a command timeout failed too, or the
+                // kernel's adapter did not come back.
+                console.err.line("rtstack: the controller failed and could not be brought up again: \(AdapterAdvice.text(for: error))")
                 finish(.adapter)
                 return
             }
@@ -118,7 +95,7 @@ final class SessionApplication: HostApplication, KernelApplication {
         if session?.isFinished == true { finish(.success) }
     }
 
-    func transportClosed(_ error: TransportError) {
+    func adapterClosed(_ error: TransportError) {
         guard !done else { return }
         console.err.line("rtstack: \(error.description)")
         done = true
@@ -137,11 +114,11 @@ final class SessionApplication: HostApplication, KernelApplication {
         done = true
         result.set(code)
         console.out.flush()
-        stopLoop()
+        driver?.stop()
     }
 
     private func output(_ event: SessionEvent) {
-        let t = Double(clock() &- startedAt) / 1e9
+        let t = Double((driver?.currentTime ?? startedAt) &- startedAt) / 1e9
         if json {
             if let line = SessionJSON.render(event, secondsSinceStart: t) {
                 console.out.line(line)

@@ -1,45 +1,60 @@
 import HostCore
 import Wire
 
-/// The async Swift API: one adapter, its host on its own event-loop thread, and async calls
-/// that are safe from any task. Every call becomes a job on the loop thread; results come back
-/// through continuations and `AsyncStream`s.
+/// The async Swift API: one adapter on either backend, its host on its own event-loop thread,
+/// and async calls that are safe from any task. Every call becomes a job on the loop thread;
+/// results come back through continuations and `AsyncStream`s.
 ///
 ///     let central = try await Central.open(.tcp(host: "127.0.0.1", port: 9000))
+///     let central = try await Central.open(.hciSocket(index: 0), backend: .kernel)
 ///     let hr = try await central.connect(to: address, plan: plan)
 ///     for await value in try await hr.subscribe(valueHandle: 0x0012) { … }
 public final class Central: Sendable {
-    let loop: EventLoop<HostDriver>
+    let loop: EventLoop<AdapterDriver>
     let bridge: CentralBridge
     public let info: ControllerInfo
+    public let backend: AdapterBackend
 
-    init(loop: EventLoop<HostDriver>, bridge: CentralBridge, info: ControllerInfo) {
+    init(loop: EventLoop<AdapterDriver>, bridge: CentralBridge, info: ControllerInfo, backend: AdapterBackend) {
         self.loop = loop
         self.bridge = bridge
         self.info = info
+        self.backend = backend
     }
 
-    /// Opens the adapter, brings the controller up and returns once it is ready.
-    public static func open(_ adapter: AdapterSpec, configuration: HostConfiguration,
+    /// Opens the adapter, brings the controller (or the kernel's adapter) up and returns once it
+    /// is ready. `backend` matters for `hciN` only: the HCI user channel (rtstack alone) or the
+    /// kernel (shared with bluetoothd; `security` is then the BT_SECURITY of every link).
+    public static func open(_ adapter: AdapterSpec, backend: AdapterBackend = .userChannel,
+                            configuration: HostConfiguration = HostConfiguration(ownAddress: .publicAddress),
+                            security: KernelSecurityLevel? = nil,
                             sinks: [any PacketSinkFactory] = [], signals: SignalWatcher? = nil) async throws -> Central {
         let bridge = CentralBridge()
-        var started: EventLoop<HostDriver>?
+        var started: EventLoop<AdapterDriver>?
         let info: ControllerInfo = try await withCheckedThrowingContinuation { continuation in
             bridge.ready = continuation
-            do throws(TransportError) {
-                // Opened here, so the transport never belongs to the calling task.
-                let transport = try adapter.openTransport()
-                started = try EventLoop<HostDriver>.start(name: "rtstack-loop", transport: transport, signals: signals) { context in
-                    HostDriver(context: context, configuration: configuration, tap: PacketTap.make(sinks),
-                               application: bridge, at: MonotonicClock.now())
+            do throws(CentralError) {
+                // Opened here, so the adapter's descriptors never belong to the calling task.
+                let io: any AdapterIO
+                do throws(AdapterOpenError) {
+                    io = try adapter.open(backend: backend, configuration: configuration, security: security, sinks: sinks)
+                } catch {
+                    throw CentralError.unavailable(error)
+                }
+                do throws(TransportError) {
+                    started = try EventLoop<AdapterDriver>.start(name: "rtstack-loop", signals: signals) { context in
+                        AdapterDriver(context: context, io: io, application: bridge, at: MonotonicClock.now())
+                    }
+                } catch {
+                    throw CentralError.adapter(error.description)
                 }
             } catch {
                 bridge.ready = nil
-                continuation.resume(throwing: CentralError.adapter(error.description))
+                continuation.resume(throwing: error)
             }
         }
         guard let loop = started else { throw CentralError.closed }
-        return Central(loop: loop, bridge: bridge, info: info)
+        return Central(loop: loop, bridge: bridge, info: info, backend: backend)
     }
 
     /// The adapter's event-loop thread as a `TaskExecutor`, for consumers that need the least
@@ -58,7 +73,7 @@ public final class Central: Sendable {
     public var loopExecutor: LoopExecutor { loop.executor }
 
     /// Runs `body` on the loop thread with the host; fails with `.closed` once the loop ended.
-    func onLoop(_ body: @escaping @Sendable (HostDriver, CentralBridge) -> Void) -> Bool {
+    func onLoop(_ body: @escaping @Sendable (AdapterDriver, CentralBridge) -> Void) -> Bool {
         let bridge = self.bridge
         return loop.submit { driver in driver.run { body(driver, bridge) } }
     }
@@ -98,28 +113,6 @@ public final class Central: Sendable {
         return Peripheral(central: self, link: link, connection: info)
     }
 
-    /// Follows link states and disconnections of every link.
-    public func linkEvents() -> AsyncStream<CentralLinkEvent> {
-        let (stream, continuation) = AsyncStream<CentralLinkEvent>.makeStream()
-        let ok = onLoop { _, bridge in
-            bridge.nextScanToken += 1
-            let token = bridge.nextScanToken
-            let inner = AsyncStream<CentralBridge.LinkEvent>.makeStream()
-            bridge.linkEvents[token] = inner.continuation
-            Task {
-                for await e in inner.stream {
-                    switch e {
-                    case let .state(l, s): continuation.yield(.state(l, s))
-                    case let .disconnected(l, r, w): continuation.yield(.disconnected(l, r, willReconnect: w))
-                    }
-                }
-                continuation.finish()
-            }
-        }
-        if !ok { continuation.finish() }
-        return stream
-    }
-
     /// Why the adapter stopped working while in use — the transport was lost (e.g. closed in
     /// the middle of a packet) or the controller failed for good — once streams have ended
     /// because of it; nil otherwise.
@@ -128,13 +121,6 @@ public final class Central: Sendable {
     /// Ends every stream the API handed out (scans, subscriptions); for Ctrl-C and deadlines.
     public func endStreams() {
         _ = onLoop { _, bridge in bridge.endStreams() }
-    }
-
-    /// Whether Ctrl-C (or `endStreams`) has ended the streams.
-    public func wasInterrupted() async -> Bool {
-        await withCheckedContinuation { c in
-            if !onLoop({ _, bridge in c.resume(returning: bridge.interrupted) }) { c.resume(returning: true) }
-        }
     }
 
     /// Warnings the host raised so far (malformed input, unexpected packets).
@@ -155,11 +141,6 @@ public final class Central: Sendable {
         }
         loop.stop()
     }
-}
-
-public enum CentralLinkEvent: Sendable {
-    case state(LinkID, LinkState)
-    case disconnected(LinkID, HCIStatus, willReconnect: Bool)
 }
 
 /// Carries the link id out of the loop-thread job that created it.

@@ -7,7 +7,7 @@ import Wire
 /// through the loop, and the driver's callbacks), which is why the one `@unchecked Sendable`
 /// here is sound: the type crosses threads only as a reference to be used from jobs.
 final class CentralBridge: HostApplication, @unchecked Sendable {
-    weak var driver: HostDriver?
+    weak var driver: AdapterDriver?
     var ready: CheckedContinuation<ControllerInfo, any Error>?
     var info: ControllerInfo?
     var scans: [UInt64: AsyncStream<Advertisement>.Continuation] = [:]
@@ -21,21 +21,13 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     var batchSubscribers: [LinkID: [UInt16: [BatchSubscriber]]] = [:]
     /// Batch subscribers that received a value during the current read.
     var filledBatches: [BatchSubscriber] = []
-    var linkEvents: [UInt64: AsyncStream<LinkEvent>.Continuation] = [:]
     var warnings: [HostWarning] = []
     var closed = false
-    var interrupted = false
     /// Why the adapter stopped working under the application (transport lost, or the
     /// controller failed for good after a reset); read from any thread once streams end.
     let failure = Mutex<CentralError?>(nil)
 
-    /// Link-level happenings for applications that follow links (the CLI's `subscribe`).
-    enum LinkEvent: Sendable {
-        case state(LinkID, LinkState)
-        case disconnected(LinkID, HCIStatus, willReconnect: Bool)
-    }
-
-    func attach(_ driver: HostDriver, at now: HostTime) {
+    func attach(_ driver: AdapterDriver, at now: HostTime) {
         self.driver = driver
     }
 
@@ -61,14 +53,12 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         case .connected(let link, let info):
             connections[link] = info
         case .linkState(let link, let state):
-            for c in linkEvents.values { c.yield(.state(link, state)) }
             if state == .ready, let c = connects.removeValue(forKey: link), let info = connections[link] {
                 c.resume(returning: info)
             }
         case .connectFailed(let link, let error, let willRetry):
             if !willRetry, let c = connects.removeValue(forKey: link) { c.resume(throwing: CentralError.host(error)) }
         case .disconnected(let link, let reason, let willReconnect):
-            for c in linkEvents.values { c.yield(.disconnected(link, reason, willReconnect: willReconnect)) }
             if let c = connects[link], !willReconnect {
                 connects[link] = nil
                 c.resume(throwing: CentralError.host(.disconnected(reason)))
@@ -100,6 +90,17 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         }
     }
 
+    /// Takes a batch stream out of the routing; true when it was still there (so its
+    /// registration at the host is still held).
+    func removeBatchSubscriber(_ token: SubscriptionToken, link: LinkID, valueHandle: UInt16) -> Bool {
+        guard var list = batchSubscribers[link]?[valueHandle],
+              let i = list.firstIndex(where: { $0.token === token }) else { return false }
+        list.remove(at: i)
+        batchSubscribers[link]?[valueHandle] = list.isEmpty ? nil : list
+        if let j = filledBatches.firstIndex(where: { $0.token === token }) { filledBatches.remove(at: j) }
+        return true
+    }
+
     func inputProcessed(at now: HostTime) {
         if !filledBatches.isEmpty { yieldBatches() }
     }
@@ -129,7 +130,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         }
     }
 
-    func transportClosed(_ error: TransportError) {
+    func adapterClosed(_ error: TransportError) {
         closed = true
         let e = CentralError.adapter(error.description)
         ready?.resume(throwing: e)
@@ -155,19 +156,14 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         for c in scans.values { c.finish() }
         scans = [:]
         finishBatches()
-        for c in linkEvents.values { c.finish() }
-        linkEvents = [:]
     }
 
-    /// Ends every stream (scans, subscriptions, link events) so that code iterating them moves
-    /// on to its clean-up; used for Ctrl-C and for `--duration`.
+    /// Ends every stream (scans, subscriptions) so that code iterating them moves on to its
+    /// clean-up; used for Ctrl-C and for `--duration`.
     func endStreams() {
-        interrupted = true
         for c in scans.values { c.finish() }
         scans = [:]
         finishBatches()
-        for c in linkEvents.values { c.finish() }
-        linkEvents = [:]
     }
 
     /// First Ctrl-C: streams end and the command disconnects cleanly; the loop keeps running

@@ -38,12 +38,18 @@ public struct NotificationBatch: Sendable, Sequence {
 /// during a read, and the continuation it goes to when the read is done.
 final class BatchSubscriber {
     let continuation: AsyncStream<NotificationBatch>.Continuation
+    /// Names this stream from other threads (the subscriber itself stays on the loop thread).
+    let token: SubscriptionToken
     var pending = NotificationBatch()
 
-    init(_ continuation: AsyncStream<NotificationBatch>.Continuation) {
+    init(_ continuation: AsyncStream<NotificationBatch>.Continuation, token: SubscriptionToken) {
         self.continuation = continuation
+        self.token = token
     }
 }
+
+/// The identity of one notification stream, for the job that ends it.
+final class SubscriptionToken: Sendable {}
 
 /// Takes the values out of a stream of batches one at a time, for `Peripheral.subscribe`. Only
 /// the one task that iterates the resulting stream calls `next` (AsyncStream's unfolding calls

@@ -61,14 +61,38 @@ public struct Peripheral: Sendable {
     /// As `subscribe`, but the values come in batches: all those of one read from the transport
     /// in one `NotificationBatch`, so a fast stream costs one allocation and one wake-up of the
     /// consuming task per read rather than per value. For high rates; `subscribe` is simpler.
+    ///
+    /// Each stream is one registration for the characteristic (`GATTOperation.subscribe`): the
+    /// CCCD is written for the first and written back to 0 when the last stream ends, while the
+    /// link is still up (BlueZ's rule for its notify registrations).
     public func notificationBatches(valueHandle: UInt16, mode: SubscriptionMode = .automatic) async throws -> AsyncStream<NotificationBatch> {
         let (stream, continuation) = AsyncStream<NotificationBatch>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let link = self.link
+        let token = SubscriptionToken()
         let ok = central.onLoop { _, bridge in
-            bridge.batchSubscribers[link, default: [:]][valueHandle, default: []].append(BatchSubscriber(continuation))
+            bridge.batchSubscribers[link, default: [:]][valueHandle, default: []].append(BatchSubscriber(continuation, token: token))
         }
         if !ok { throw CentralError.closed }
-        _ = try await perform(.setNotifications(valueHandle: valueHandle, mode: mode))
+        let central = self.central
+        continuation.onTermination = { _ in
+            _ = central.onLoop { driver, bridge in
+                let registered = bridge.removeBatchSubscriber(token, link: link, valueHandle: valueHandle)
+                // A stream the link's end finished has no registration left to take back.
+                if registered, bridge.connections[link] != nil {
+                    driver.host.perform(.unsubscribe(valueHandle: valueHandle), on: link, at: driver.currentTime)
+                }
+            }
+        }
+        do {
+            _ = try await perform(.subscribe(valueHandle: valueHandle, mode: mode))
+        } catch {
+            // No registration was made: the stream must not take one back.
+            _ = central.onLoop { _, bridge in
+                _ = bridge.removeBatchSubscriber(token, link: link, valueHandle: valueHandle)
+            }
+            continuation.finish()
+            throw error
+        }
         return stream
     }
 

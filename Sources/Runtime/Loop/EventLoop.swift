@@ -1,40 +1,32 @@
 import Glibc
 import Synchronization
 
-/// One thread that owns one transport and one driver, and the thread-safe handle to it.
+/// One thread that owns one driver — and through it every descriptor of one adapter — and the
+/// thread-safe handle to it.
 ///
 /// ## Threading model
-/// - `start` opens nothing: it takes an already opened transport (so "connection refused"
-///   is thrown to the caller synchronously), creates a pthread, and on that thread builds the
-///   driver with `makeDriver`. From then on the transport, the driver and the
-///   `EventLoopContext` live on the loop thread only; the compiler enforces it (none of them is
-///   `Sendable`, and `start` takes the transport and the factory as `sending`).
-/// - The loop thread sleeps in `poll()` on three descriptors: the transport (POLLIN, plus
-///   POLLOUT while writes are queued), a wake-up eventfd, and optionally a `SignalWatcher`; the
-///   timeout comes from `driver.nextDeadline` (monotonic clock, rounded up to whole
-///   milliseconds so a deadline never fires early). EINTR just starts another turn. The thread
-///   runs with an empty signal mask (it does not inherit a blocked mask from, say, a Swift
-///   concurrency thread), so a Ctrl-C can always be handled on it.
+/// - `start` creates a pthread and, on that thread, builds the driver with `makeDriver` (which
+///   owns what it was given: an opened transport, sockets). From then on the driver and the
+///   `EventLoopContext` live on the loop thread only; the compiler enforces it (neither is
+///   `Sendable`, and `start` takes the factory as `sending`).
+/// - The loop thread sleeps in `poll()` on the driver's descriptors (any number, collected each
+///   turn), a wake-up eventfd, and optionally a `SignalWatcher`; the timeout comes from
+///   `driver.nextDeadline` (monotonic clock, rounded up to whole milliseconds so a deadline never
+///   fires early). EINTR just starts another turn. The thread runs with an empty signal mask (it
+///   does not inherit a blocked mask from, say, a Swift concurrency thread), so a Ctrl-C can
+///   always be handled on it.
 /// - Other threads talk to the loop only through this handle: `submit` a job (queued under a
 ///   mutex, the eventfd wakes the loop, the job runs on the loop thread with the driver), or
 ///   `stop()`. The handle is `Sendable` because its state is a `Mutex` and two descriptors.
 ///
 /// ## Lifetime
-/// The loop runs until `stop()`, `EventLoopContext.stop()`, a signal, or the transport ends.
-/// At the end, on the loop thread: `driver.transportClosed` (with `.closed` when the loop was
-/// stopped rather than the transport failing), the transport is closed, and every job that
-/// was accepted but not yet run is run, so a job accepted by `submit` always runs exactly once.
-/// Jobs submitted after that are refused (`submit` returns false).
+/// The loop runs until `stop()`, `EventLoopContext.stop()` or `fail(_:)`, or a signal. At the
+/// end, on the loop thread: `driver.loopEnding(outcome)`, then every job that was accepted but
+/// not yet run is run, so a job accepted by `submit` always runs exactly once. Jobs submitted
+/// after that are refused (`submit` returns false).
 public final class EventLoop<Driver: EventLoopDriver>: Sendable {
     /// Work for the loop thread. It receives the driver, which only exists on that thread.
     public typealias Job = @Sendable (Driver) -> Void
-
-    /// One `read(2)` takes up to this much: at 1 Mbit/s a UART delivers ~100 KiB/s, a TCP
-    /// peer can burst more, and batching keeps syscalls per notification low.
-    public static var readBufferSize: Int { 64 * 1024 }
-
-    /// At most this many reads per wake-up before timers and jobs get their turn.
-    static var maxReadsPerTurn: Int { 16 }
 
     public let name: String
 
@@ -77,27 +69,19 @@ public final class EventLoop<Driver: EventLoopDriver>: Sendable {
     ///
     /// - Parameters:
     ///   - name: thread name (shown by `top -H`, at most 15 bytes used) and label.
-    ///   - transport: an open transport; the loop owns it from now on and closes it at the end.
     ///   - signals: a watcher whose SIGINT/SIGTERM end this loop (see `EventLoopDriver.shutdownRequested`).
     ///     One watcher serves one loop: its descriptor is drained by whoever reads it.
-    ///   - makeDriver: runs first thing on the loop thread; the driver may keep the context.
-    /// - Throws: if the wake-up descriptor or the thread cannot be created (the transport is
-    ///   closed then).
+    ///   - makeDriver: runs first thing on the loop thread; the driver may keep the context and
+    ///     owns whatever the closure captured (a transport, sockets): they never leave the thread.
+    /// - Throws: if the wake-up descriptor or the thread cannot be created.
     public static func start(
         name: String = "rtstack-loop",
-        transport: sending any HCITransport,
         signals: SignalWatcher? = nil,
         driver makeDriver: sending @escaping (EventLoopContext<Driver>) -> Driver
     ) throws(TransportError) -> EventLoop<Driver> {
-        let wakeup: WakeupDescriptor
-        do throws(TransportError) {
-            wakeup = try WakeupDescriptor.make()
-        } catch {
-            transport.close()
-            throw error
-        }
+        let wakeup = try WakeupDescriptor.make()
         let loop = EventLoop(name: name, wakeup: wakeup)
-        let runner = LoopRunner(loop: loop, transport: transport, signals: signals, makeDriver: makeDriver)
+        let runner = LoopRunner(loop: loop, signals: signals, makeDriver: makeDriver)
         let spawned = LoopThread.spawn(name: name, runner.run)
         guard let thread = spawned.thread else {
             runner.abandon()

@@ -2,7 +2,7 @@
 public enum EventLoopOutcome: Sendable, Hashable {
     /// `EventLoop.stop()` or `EventLoopContext.stop()`.
     case stopped
-    /// End of stream or a transport failure (also given to `EventLoopDriver.transportClosed`).
+    /// What the driver serves failed (`EventLoopContext.fail`): a transport lost, a socket error.
     case transportClosed(TransportError)
     /// A second SIGINT/SIGTERM (or a first one the driver accepted) ended it.
     case interrupted(signal: Int32)

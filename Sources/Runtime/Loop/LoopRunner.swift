@@ -3,55 +3,38 @@ import Glibc
 /// The loop body: everything here runs on the loop thread.
 final class LoopRunner<Driver: EventLoopDriver> {
     private let loop: EventLoop<Driver>
-    private let transport: any HCITransport
     private let signals: SignalWatcher?
     private let makeDriver: (EventLoopContext<Driver>) -> Driver
 
-    init(
-        loop: EventLoop<Driver>,
-        transport: any HCITransport,
-        signals: SignalWatcher?,
-        makeDriver: @escaping (EventLoopContext<Driver>) -> Driver
-    ) {
+    init(loop: EventLoop<Driver>, signals: SignalWatcher?, makeDriver: @escaping (EventLoopContext<Driver>) -> Driver) {
         self.loop = loop
-        self.transport = transport
         self.signals = signals
         self.makeDriver = makeDriver
     }
 
-    /// The thread could not be started: release the transport.
+    /// The thread could not be started.
     func abandon() {
-        transport.close()
         _ = loop.finish(.stopped)
         loop.executor.finish()
     }
 
     func run() {
         loop.recordLoopThread()
-        let context = EventLoopContext(loop: loop, transport: transport)
+        let context = EventLoopContext(loop: loop)
         let driver = makeDriver(context)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop<Driver>.readBufferSize, alignment: 16)
-        defer { buffer.deallocate() }
-
-        let outcome = turn(driver: driver, context: context, buffer: buffer)
-
-        let reason: TransportError
-        if case .transportClosed(let error) = outcome {
-            reason = error
-        } else {
-            reason = .closed(adapter: transport.name)
-        }
-        driver.transportClosed(reason)
-        transport.close()
-        context.recordFailure(.closed(adapter: transport.name))
+        let outcome = turn(driver: driver, context: context)
+        driver.loopEnding(outcome)
         for job in loop.finish(outcome) { job(driver) }
         // After the streams have ended: tasks waiting on them run once more and finish.
         loop.executor.finish()
     }
 
     /// Loop turns until something ends the loop; returns why.
-    private func turn(driver: Driver, context: EventLoopContext<Driver>, buffer: UnsafeMutableRawBufferPointer) -> EventLoopOutcome {
-        var fds = [pollfd](repeating: pollfd(fd: -1, events: 0, revents: 0), count: 3)
+    private func turn(driver: Driver, context: EventLoopContext<Driver>) -> EventLoopOutcome {
+        var fds: [pollfd] = []
+        var watched: [WatchedDescriptor] = []
+        fds.reserveCapacity(12)
+        watched.reserveCapacity(10)
         var batch: [EventLoop<Driver>.Job] = []
         var taskJobs: [UnownedJob] = []
         var interruptedBy: Int32?
@@ -78,13 +61,15 @@ final class LoopRunner<Driver: EventLoopDriver> {
             let moreTaskJobs = loop.executor.runQueued(&taskJobs)
             if let outcome = ended() { return outcome }
 
-            let timeout = moreTaskJobs ? 0 : PollTimeout.milliseconds(until: driver.nextDeadline, now: MonotonicClock.now())
-            let wantsOut = transport.hasPendingWrites
-            fds[0] = pollfd(fd: transport.fd, events: Int16(POLLIN) | (wantsOut ? Int16(POLLOUT) : 0), revents: 0)
-            fds[1] = pollfd(fd: loop.wakeup.readFD, events: Int16(POLLIN), revents: 0)
-            fds[2] = pollfd(fd: signals?.fd ?? -1, events: Int16(POLLIN), revents: 0)
+            watched.removeAll(keepingCapacity: true)
+            driver.collectDescriptors(into: &watched)
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: loop.wakeup.readFD, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: signals?.fd ?? -1, events: Int16(POLLIN), revents: 0))
+            for w in watched { fds.append(pollfd(fd: w.fd, events: w.events, revents: 0)) }
 
-            let ready = poll(&fds, 3, timeout)
+            let timeout = moreTaskJobs ? 0 : PollTimeout.milliseconds(until: driver.nextDeadline, now: MonotonicClock.now())
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 let code = currentErrno
                 if code == EINTR { continue }
@@ -92,7 +77,7 @@ final class LoopRunner<Driver: EventLoopDriver> {
             }
             if ready == 0 { continue }
 
-            if fds[1].revents != 0 {
+            if fds[0].revents != 0 {
                 // Drain first, then take: see `EventLoop.submit` for why this order loses no job.
                 loop.wakeup.drain()
                 let stop = loop.takeJobs(into: &batch)
@@ -104,7 +89,7 @@ final class LoopRunner<Driver: EventLoopDriver> {
                 if let outcome = ended() { return outcome }
             }
 
-            if fds[2].revents != 0, let request = signals?.takeRequest() {
+            if fds[1].revents != 0, let request = signals?.takeRequest() {
                 interruptedBy = request.signal
                 switch request {
                 case .graceful:
@@ -115,50 +100,12 @@ final class LoopRunner<Driver: EventLoopDriver> {
                 if let outcome = ended() { return outcome }
             }
 
-            let events = Int32(fds[0].revents)
-            if events & POLLNVAL != 0 {
-                context.recordFailure(.closed(adapter: transport.name))
-                continue
+            for (i, w) in watched.enumerated() {
+                let revents = fds[i + 2].revents
+                guard revents != 0 else { continue }
+                driver.descriptorReady(w.token, events: revents, at: MonotonicClock.now())
+                if let outcome = ended() { return outcome }
             }
-            if events & POLLOUT != 0 {
-                do throws(TransportError) {
-                    try transport.flushPendingWrites()
-                } catch {
-                    context.recordFailure(error)
-                    continue
-                }
-            }
-            if events & (POLLIN | POLLHUP | POLLERR) != 0 {
-                readAvailable(events: events, driver: driver, context: context, buffer: buffer)
-            }
-        }
-    }
-
-    /// Reads until the descriptor is drained, the turn's read budget is spent, or a callback
-    /// ended the loop. A stream read that did not fill the buffer means the kernel had no
-    /// more, so we stop there instead of paying for a read that returns EAGAIN.
-    private func readAvailable(events: Int32, driver: Driver, context: EventLoopContext<Driver>, buffer: UnsafeMutableRawBufferPointer) {
-        let stream = transport.framing == .h4Stream
-        var reads = 0
-        while reads < EventLoop<Driver>.maxReadsPerTurn {
-            let count: Int
-            do throws(TransportError) {
-                count = try transport.read(into: buffer)
-            } catch {
-                context.recordFailure(error)
-                return
-            }
-            if count == 0 {
-                // Hang-up or error flagged but nothing readable: the other end is gone.
-                if reads == 0 && events & (POLLHUP | POLLERR) != 0 && events & POLLIN == 0 {
-                    context.recordFailure(.endOfStream(adapter: transport.name))
-                }
-                return
-            }
-            reads += 1
-            driver.received(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: MonotonicClock.now())
-            if context.failure != nil || context.stopRequested { return }
-            if stream && count < buffer.count { return }
         }
     }
 }

@@ -10,9 +10,10 @@ import Wire
 /// Num_HCI_Command_Packets it granted, no ACL packet beyond its buffer count, at most one
 /// LE Create Connection pending.
 ///
-/// As the `HostSink` contract asks, it never calls the host from `send`/`deliver`: commands
-/// wait in `unanswered` until the test calls `run()`.
-final class FakeController: HostSink {
+/// It pulls the host's outputs (`pollTransmit`, `pollEvent`) whenever the test reads the record
+/// or calls `run()`, so a test reads what the host has sent so far; commands wait in
+/// `unanswered` until the test calls `run()`.
+final class FakeController {
     enum Answer {
         /// Command Complete (or Command Status) with this failure status.
         case status(HCIStatus)
@@ -56,15 +57,39 @@ final class FakeController: HostSink {
 
     /// Held strongly so that a test may drop its own reference; the host holds the fake as its
     /// sink, so the pair lives as long as the test process (a deliberate, test-only cycle).
-    var host: Host?
+    var host: HCIHost?
     var now: HostTime = 0
-    private(set) var sent: [HCIPacket] = []
-    private(set) var commands: [HCICommandPacket] = []
-    private(set) var aclSent: [ACLPacket] = []
-    private(set) var events: [HostEvent] = []
+    private var sentRecord: [HCIPacket] = []
+    private var commandRecord: [HCICommandPacket] = []
+    private var aclRecord: [ACLPacket] = []
+    private var eventRecord: [HostEvent] = []
     private(set) var violations: [String] = []
     /// Commands not yet answered, oldest first.
-    private(set) var unanswered: [HCICommandPacket] = []
+    private var waiting: [HCICommandPacket] = []
+
+    var sent: [HCIPacket] { pull(); return sentRecord }
+    var commands: [HCICommandPacket] { pull(); return commandRecord }
+    var aclSent: [ACLPacket] { pull(); return aclRecord }
+    var events: [HostEvent] { pull(); return eventRecord }
+    var unanswered: [HCICommandPacket] { pull(); return waiting }
+
+    /// Takes what the host has for the controller and for the application, as a driver does
+    /// after every input.
+    func pull() {
+        guard let host else { return }
+        while true {
+            var any = false
+            while let p = host.pollTransmit(at: now) {
+                any = true
+                send(p)
+            }
+            while let e = host.pollEvent() {
+                any = true
+                deliver(e)
+            }
+            if !any { return }
+        }
+    }
     private(set) var scanning = false
     private(set) var createPending: DeviceAddress?
     /// Commands refused under `strictStateRules`.
@@ -78,7 +103,8 @@ final class FakeController: HostSink {
     /// that recording them allocates nothing (allocation measurements).
     var recordsNotifications = true
     /// What arrived per link while `recordsNotifications` was off.
-    private(set) var notificationTally: [LinkID: NotificationTally] = [:]
+    private var tallyRecord: [LinkID: NotificationTally] = [:]
+    var notificationTally: [LinkID: NotificationTally] { pull(); return tallyRecord }
 
     struct NotificationTally: Equatable {
         var count = 0
@@ -93,19 +119,27 @@ final class FakeController: HostSink {
         events.compactMap { if case let .warning(w) = $0 { return w } else { return nil } }
     }
 
-    func attach(_ host: Host) { self.host = host }
+    func attach(_ host: HCIHost) { self.host = host }
+
+    /// The host, once everything it has to send is taken (its ACL credits and queues then
+    /// read as a driver's would after the call).
+    var pulledHost: HCIHost {
+        pull()
+        return host!
+    }
 
     /// Forgets the record (not the controller's state).
     func clearRecord() {
-        sent.removeAll()
-        commands.removeAll()
-        aclSent.removeAll()
-        events.removeAll()
+        pull()
+        sentRecord.removeAll()
+        commandRecord.removeAll()
+        aclRecord.removeAll()
+        eventRecord.removeAll()
     }
 
-    // MARK: HostSink
+    // MARK: The host's outputs
 
-    func send(_ packet: HCIPacket) {
+    private func send(_ packet: HCIPacket) {
         if !recordsACL, packet.type == .acl {
             let handle = packet.bytes.count >= 2
                 ? UInt16(packet.bytes[packet.bytes.startIndex]) | UInt16(packet.bytes[packet.bytes.startIndex + 1] & 0x0F) << 8 : 0
@@ -113,7 +147,7 @@ final class FakeController: HostSink {
             return
         }
         let copy = HCIPacket(type: packet.type, bytes: Array(packet.bytes))
-        sent.append(copy)
+        sentRecord.append(copy)
         switch packet.type {
         case .command:
             guard let c = try? HCICommandPacket(copy) else {
@@ -125,14 +159,14 @@ final class FakeController: HostSink {
             if c.opcode == .reset { creditsLeft = max(creditsLeft, 1) }
             if creditsLeft <= 0 { violations.append("\(c.opcode.name) sent without a command credit") }
             creditsLeft -= 1
-            commands.append(c)
-            unanswered.append(c)
+            commandRecord.append(c)
+            waiting.append(c)
         case .acl:
             guard let a = try? ACLPacket(copy) else {
                 violations.append("undecodable ACL \(Hex.spaced(packet.bytes))")
                 return
             }
-            aclSent.append(a)
+            aclRecord.append(a)
             aclInFlight[a.handle, default: 0] += 1
             maxACLInFlight = max(maxACLInFlight, aclInFlightTotal)
             if aclInFlightTotal > aclCapacity {
@@ -143,14 +177,14 @@ final class FakeController: HostSink {
         }
     }
 
-    func deliver(_ event: HostEvent) {
+    private func deliver(_ event: HostEvent) {
         if !recordsNotifications, case let .notification(link, handle, value) = event {
-            notificationTally[link, default: NotificationTally()].count += 1
-            notificationTally[link, default: NotificationTally()].handles.insert(handle)
-            for byte in value { notificationTally[link, default: NotificationTally()].valueByteSum += Int(byte) }
+            tallyRecord[link, default: NotificationTally()].count += 1
+            tallyRecord[link, default: NotificationTally()].handles.insert(handle)
+            for byte in value { tallyRecord[link, default: NotificationTally()].valueByteSum += Int(byte) }
             return
         }
-        events.append(event)
+        eventRecord.append(event)
     }
 
     var aclCapacity: Int {
@@ -162,9 +196,11 @@ final class FakeController: HostSink {
     /// Answers every pending command (and those the answers cause) until the host is quiet.
     func run() {
         var guardCount = 0
-        while !unanswered.isEmpty, guardCount < 10_000 {
+        pull()
+        while !waiting.isEmpty, guardCount < 10_000 {
             guardCount += 1
-            answer(unanswered.removeFirst())
+            answer(waiting.removeFirst())
+            pull()
         }
     }
 
@@ -178,6 +214,7 @@ final class FakeController: HostSink {
         if case .commandComplete(let e) = event { creditsLeft = Int(e.numHCICommandPackets) }
         if case .commandStatus(let e) = event { creditsLeft = Int(e.numHCICommandPackets) }
         host?.receive(HCIPacket(type: .event, bytes: event.encoded), at: now)
+        pull()
         checkInvariants()
     }
 
@@ -387,6 +424,7 @@ final class FakeController: HostSink {
     func acl(handle: UInt16, boundary: ACLPacketBoundary = .firstFlushable, _ data: [UInt8]) {
         let packet = ACLPacket(handle: handle, packetBoundary: boundary, data: data[...])
         host?.receive(packet.hciPacket, at: now)
+        pull()
         checkInvariants()
     }
 
@@ -445,19 +483,19 @@ func peer(_ n: UInt8) -> DeviceAddress {
 
 /// A host wired to a fake controller, both configured by the closures, not yet started.
 func makeHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
-              controller: (FakeController) -> Void = { _ in }) -> (Host, FakeController) {
+              controller: (FakeController) -> Void = { _ in }) -> (HCIHost, FakeController) {
     var configuration = HostConfiguration(ownAddress: .randomStatic(testOwnAddress))
     configure(&configuration)
     let fake = FakeController()
     controller(fake)
-    let host = Host(configuration: configuration, sink: fake)
+    let host = HCIHost(configuration: configuration)
     fake.attach(host)
     return (host, fake)
 }
 
 /// A host brought up on a fake controller, with the record cleared.
 func readyHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
-               controller: (FakeController) -> Void = { _ in }) -> (Host, FakeController) {
+               controller: (FakeController) -> Void = { _ in }) -> (HCIHost, FakeController) {
     let (host, fake) = makeHost(configure, controller: controller)
     fake.bringUp()
     fake.clearRecord()
@@ -467,13 +505,27 @@ func readyHost(_ configure: (inout HostConfiguration) -> Void = { _ in },
 /// Connects `peer` on handle `handle` through the fake (create sent, completion given). The
 /// default plan does no GATT work, so the link is `.ready` on return and no ATT PDU was sent.
 @discardableResult
-func connectLink(_ host: Host, _ fake: FakeController, _ address: DeviceAddress, handle: UInt16,
+func connectLink(_ host: HCIHost, _ fake: FakeController, _ address: DeviceAddress, handle: UInt16,
                  plan: LinkPlan = .noGATT) -> LinkID {
     let id = host.connect(to: address, plan: plan, at: fake.now)
     fake.run()
     fake.connectionComplete(peer: address, handle: handle)
     fake.run()
     return id
+}
+
+extension HCIHost {
+    /// An ATT PDU for the link's peer, as its GATT client would send it (for tests of the ACL
+    /// path below the client).
+    func sendATT(_ pdu: [UInt8], on id: LinkID) {
+        linkTable.sendATT(pdu, on: id)
+        serviceLinks(at: 0)
+    }
+
+    /// Gives up a link's attempt (what `disconnect` does for a link not yet connected).
+    func cancelConnect(_ id: LinkID, at now: HostTime) {
+        disconnect(id, at: now)
+    }
 }
 
 extension FakeController {

@@ -2,11 +2,11 @@ import Testing
 import Wire
 @testable import HostCore
 
-/// Wires a `GATTSession` to a `FakeATTServer` synchronously: what the session sends goes to
+/// Wires a `GATTClient` to a `FakeATTServer` synchronously: what the client sends goes to
 /// the server, the server's answers are fed back one by one until nothing is left.
-final class GATTHarness: GATTSessionOutput {
+final class GATTHarness: GATTClientOutput {
     let server: FakeATTServer
-    private(set) var session: GATTSession!
+    private(set) var session: GATTClient!
     let link = LinkID(rawValue: 7)
     var now: HostTime = 1_000_000
     private(set) var events: [HostEvent] = []
@@ -16,7 +16,7 @@ final class GATTHarness: GATTSessionOutput {
 
     init(server: FakeATTServer, plan: LinkPlan = GATTHarness.plan()) {
         self.server = server
-        session = GATTSession(link: link, plan: plan, output: self)
+        session = GATTClient(link: link, plan: plan, output: self)
     }
 
     /// A plan without defaults that would hide what a test checks.
@@ -30,7 +30,7 @@ final class GATTHarness: GATTSessionOutput {
         return p
     }
 
-    // MARK: GATTSessionOutput
+    // MARK: GATTClientOutput
 
     func sendATT(_ pdu: [UInt8], on link: LinkID) {
         #expect(link == self.link)
@@ -41,8 +41,13 @@ final class GATTHarness: GATTSessionOutput {
         events.append(event)
     }
 
-    func gattSessionFailed(_ link: LinkID, error: HostError) {
+    func clientFailed(_ link: LinkID, error: HostError, at now: HostTime) {
         sessionFailures.append(error)
+    }
+
+    /// The link table would report the public state; the harness records it as that event.
+    func clientStateChanged(_ link: LinkID) {
+        events.append(.linkState(link, session.state))
     }
 
     // MARK: Driving

@@ -38,7 +38,7 @@ final class HostGATTWorld {
         }
     }
 
-    let host: Host
+    let host: HCIHost
     let fake: FakeController
     private(set) var peers: [Peer] = []
     private var peersByHandle: [UInt16: Peer] = [:]
@@ -51,9 +51,9 @@ final class HostGATTWorld {
     var completionsPerStep: Int?
 
     private(set) var problems: [String] = []
-    /// Highest `host.aclCreditsInUse` seen after any step.
+    /// Highest `fake.pulledHost.aclCreditsInUse` seen after any step.
     private(set) var maxCreditsInUse = 0
-    /// Highest `host.aclPacketsQueued` seen after any step.
+    /// Highest `fake.pulledHost.aclPacketsQueued` seen after any step.
     private(set) var maxPacketsQueued = 0
     /// ACL packets fed to `host.receive`.
     private(set) var inboundACLPackets = 0
@@ -191,7 +191,7 @@ final class HostGATTWorld {
 
     /// Connections the host no longer has: their handles are forgotten.
     private func forgetClosedConnections() {
-        let open = Set(host.links.compactMap { $0.connection?.handle })
+        let open = Set(fake.pulledHost.links.compactMap { $0.connection?.handle })
         for (handle, p) in peersByHandle where !open.contains(handle) {
             peersByHandle[handle] = nil
             outboundPartial[handle] = nil
@@ -252,10 +252,10 @@ final class HostGATTWorld {
     }
 
     private func observe() {
-        maxCreditsInUse = max(maxCreditsInUse, host.aclCreditsInUse)
-        maxPacketsQueued = max(maxPacketsQueued, host.aclPacketsQueued)
-        if host.aclCreditsInUse < 0 || host.aclCreditsInUse > host.aclCreditCapacity {
-            problems.append("ACL credits in use \(host.aclCreditsInUse) outside 0…\(host.aclCreditCapacity)")
+        maxCreditsInUse = max(maxCreditsInUse, fake.pulledHost.aclCreditsInUse)
+        maxPacketsQueued = max(maxPacketsQueued, fake.pulledHost.aclPacketsQueued)
+        if fake.pulledHost.aclCreditsInUse < 0 || fake.pulledHost.aclCreditsInUse > fake.pulledHost.aclCreditCapacity {
+            problems.append("ACL credits in use \(fake.pulledHost.aclCreditsInUse) outside 0…\(fake.pulledHost.aclCreditCapacity)")
         }
         if fake.aclInFlightTotal > fake.aclCapacity {
             problems.append("\(fake.aclInFlightTotal) ACL packets in flight for \(fake.aclCapacity) buffers")

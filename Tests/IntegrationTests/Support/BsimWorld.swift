@@ -37,6 +37,9 @@ final class BsimWorld: @unchecked Sendable {
     let devices: [BsimDevice]
     /// When the ready line arrived (the simulation's time runs from a moment before it).
     let readyAt: Date
+    /// When run-world was started: the simulation cannot have run longer than since then (its
+    /// handbrake holds it to real time), whenever the test got to read the ready line.
+    let launchedAt: Date
 
     private let process: Process
     private let stdinPipe: Pipe
@@ -60,8 +63,10 @@ final class BsimWorld: @unchecked Sendable {
     /// Zephyr's hci_uart uses).
     var adapter: [String] { ["--adapter", "serial:\(hciPTY)@1000000"] }
 
-    private init(process: Process, stdinPipe: Pipe, out: LineCollector, err: LineCollector, ready: JSONValue) throws {
+    private init(process: Process, stdinPipe: Pipe, out: LineCollector, err: LineCollector, ready: JSONValue,
+                 launchedAt: Date) throws {
         self.process = process
+        self.launchedAt = launchedAt
         self.stdinPipe = stdinPipe
         self.out = out
         self.err = err
@@ -97,6 +102,7 @@ final class BsimWorld: @unchecked Sendable {
         // run-world blocked on TERM never stops its watchdog, so it would hang in its own
         // clean-up. env unblocks every signal and resets their handling before run-world starts.
         // The command ends at the first line (or end of file) on stdin; its status is 0 then.
+        let launchedAt = Date()
         let child = try PipedChild.start(URL(fileURLWithPath: "/usr/bin/env"),
                                          ["--default-signal", script.path, "--peripherals", peripherals.joined(separator: ","),
                                           "--", "sh", "-c", "read -r line; exit 0"], in: dir)
@@ -113,7 +119,7 @@ final class BsimWorld: @unchecked Sendable {
                     throw abandon("run-world's ready line is not JSON: \(line)\nstderr: \(err.text)")
                 }
                 do {
-                    return try BsimWorld(process: p, stdinPipe: stdinPipe, out: out, err: err, ready: ready)
+                    return try BsimWorld(process: p, stdinPipe: stdinPipe, out: out, err: err, ready: ready, launchedAt: launchedAt)
                 } catch {
                     throw abandon("\(error)")
                 }

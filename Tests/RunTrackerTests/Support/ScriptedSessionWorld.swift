@@ -8,13 +8,11 @@ import Wire
 /// (Read By Type of the Database Hash → Attribute Not Found, CCCD Write Request → Write
 /// Response, Exchange MTU). Faults are injected between `settle()` calls.
 ///
-/// Like the Runtime's driver, host events are queued during a host call and handed to the
-/// session afterwards (the host is never re-entered from its sink).
-final class ScriptedSessionWorld: HostSink {
-    private(set) var host: Host!
+/// Like the Runtime's driver, the host's packets and events are pulled after every input and
+/// handed on (`settle`).
+final class ScriptedSessionWorld {
+    private(set) var host: HCIHost!
     private(set) var session: SessionController!
-    /// The session holds its host unowned.
-    private var adapter: HostAdapter!
     let cache = MemoryCache()
     var now: HostTime = 0
     private(set) var sessionEvents: [SessionEvent] = []
@@ -44,9 +42,8 @@ final class ScriptedSessionWorld: HostSink {
         var c = SessionController.Configuration()
         c.reconnect.initialDelay = HostDuration.milliseconds(100)
         configure(&c)
-        host = Host(configuration: hostConfiguration, sink: self)
-        adapter = HostAdapter(host)
-        session = SessionController(configuration: c, host: adapter, cache: cache) { [unowned self] in
+        host = HCIHost(configuration: hostConfiguration)
+        session = SessionController(configuration: c, host: host, cache: cache) { [unowned self] in
             sessionEvents.append($0)
         }
     }
@@ -60,9 +57,9 @@ final class ScriptedSessionWorld: HostSink {
         settle()
     }
 
-    // MARK: HostSink
+    // MARK: The host's outputs
 
-    func send(_ packet: HCIPacket) {
+    private func send(_ packet: HCIPacket) {
         switch packet.type {
         case .command:
             guard let c = try? HCICommandPacket(packet) else { return }
@@ -79,9 +76,6 @@ final class ScriptedSessionWorld: HostSink {
         }
     }
 
-    func deliver(_ event: HostEvent) {
-        pendingEvents.append(event)
-    }
 
     // MARK: Driving
 
@@ -90,6 +84,8 @@ final class ScriptedSessionWorld: HostSink {
         var rounds = 0
         while rounds < 10_000 {
             rounds += 1
+            while let p = host.pollTransmit(at: now) { send(p) }
+            while let e = host.pollEvent() { pendingEvents.append(e) }
             if !pendingEvents.isEmpty {
                 let events = pendingEvents
                 pendingEvents.removeAll()
@@ -301,14 +297,3 @@ final class ScriptedSessionWorld: HostSink {
     }
 }
 
-/// The session's view of the host (what the CLI's adapter does).
-final class HostAdapter: SessionHost {
-    unowned let host: Host
-    init(_ host: Host) { self.host = host }
-    func startScan(_ configuration: ScanConfiguration, at now: HostTime) { host.startScan(configuration, at: now) }
-    func stopScan(at now: HostTime) { host.stopScan(at: now) }
-    func connect(to address: DeviceAddress, plan: LinkPlan, at now: HostTime) -> LinkID {
-        host.connect(to: address, plan: plan, at: now)
-    }
-    func disconnect(_ link: LinkID, at now: HostTime) { host.disconnect(link, at: now) }
-}

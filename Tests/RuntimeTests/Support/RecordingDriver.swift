@@ -32,19 +32,23 @@ final class EventLog: Sendable {
     var jobsRun: Int { read { $0.jobsRun } }
 }
 
-/// A driver that records everything, fires a fixed list of deadlines, and optionally echoes.
+/// A driver over one transport that records everything, fires a fixed list of deadlines, and
+/// optionally echoes: the loop's contract seen from a driver, without a host.
 final class RecordingDriver: EventLoopDriver {
     let context: EventLoopContext<RecordingDriver>
+    let transport: any HCITransport
     let log: EventLog
     private var deadlines: [UInt64]
     let echo: Bool
     let acceptsShutdown: Bool
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// Driver-owned state, touched only on the loop thread (no lock).
     var counter = 0
 
-    init(context: EventLoopContext<RecordingDriver>, log: EventLog, deadlines: [UInt64] = [],
+    init(context: EventLoopContext<RecordingDriver>, transport: any HCITransport, log: EventLog, deadlines: [UInt64] = [],
          echo: Bool = false, acceptsShutdown: Bool = true) {
         self.context = context
+        self.transport = transport
         self.log = log
         self.deadlines = deadlines.sorted()
         self.echo = echo
@@ -52,18 +56,45 @@ final class RecordingDriver: EventLoopDriver {
         log.update { $0.loopThread = pthread_self() }
     }
 
-    func received(_ bytes: UnsafeRawBufferPointer, at now: UInt64) {
+    deinit { buffer.deallocate() }
+
+    func collectDescriptors(into list: inout [WatchedDescriptor]) {
+        let events = Int16(POLLIN) | (transport.hasPendingWrites ? Int16(POLLOUT) : 0)
+        list.append(WatchedDescriptor(fd: transport.fd, events: events, token: 7))
+    }
+
+    func descriptorReady(_ token: Int, events: Int16, at now: UInt64) {
+        let events = Int32(events)
+        if events & POLLOUT != 0 {
+            do throws(TransportError) { try transport.flushPendingWrites() } catch { return context.fail(error) }
+        }
+        guard events & (POLLIN | POLLHUP | POLLERR) != 0 else { return }
+        let count: Int
+        do throws(TransportError) { count = try transport.read(into: buffer) } catch { return context.fail(error) }
+        if count == 0 {
+            if events & POLLIN == 0 { context.fail(.endOfStream(adapter: transport.name)) }
+            return
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
         log.update {
             $0.received.append(contentsOf: bytes)
             $0.receiveCalls.append(Array(bytes))
         }
-        if echo {
-            do throws(TransportError) {
-                try context.write(bytes)
-            } catch {
-                log.update { $0.writeErrors.append(error) }
-            }
+        if echo { write(bytes) }
+    }
+
+    /// Writes through the transport; a failure that ends it ends the loop.
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        do throws(TransportError) {
+            try transport.write(bytes)
+        } catch {
+            log.update { $0.writeErrors.append(error) }
+            if error.endsTransport { context.fail(error) }
         }
+    }
+
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
     }
 
     func deadlineReached(at now: UInt64) {
@@ -80,8 +111,11 @@ final class RecordingDriver: EventLoopDriver {
         deadlines.sort()
     }
 
-    func transportClosed(_ error: TransportError) {
-        log.update { $0.closed.append(error) }
+    func loopEnding(_ outcome: EventLoopOutcome) {
+        let reason: TransportError
+        if case .transportClosed(let e) = outcome { reason = e } else { reason = .closed(adapter: transport.name) }
+        log.update { $0.closed.append(reason) }
+        transport.close()
     }
 
     func shutdownRequested(at now: UInt64) -> Bool {
@@ -110,8 +144,9 @@ func startRecordingLoop(
     acceptsShutdown: Bool = true,
     signals: SignalWatcher? = nil
 ) throws -> EventLoop<RecordingDriver> {
-    try EventLoop<RecordingDriver>.start(name: "test-loop", transport: transport, signals: signals) { context in
-        RecordingDriver(context: context, log: log, deadlines: deadlines, echo: echo, acceptsShutdown: acceptsShutdown)
+    try EventLoop<RecordingDriver>.start(name: "test-loop", signals: signals) { context in
+        RecordingDriver(context: context, transport: transport, log: log, deadlines: deadlines, echo: echo,
+                        acceptsShutdown: acceptsShutdown)
     }
 }
 

@@ -1,7 +1,7 @@
 import Wire
 
-extension Host {
-    /// Queues a command; `flush` sends it when a command credit allows.
+extension HCIHost {
+    /// Queues a command; `pollTransmit` hands it out when a command credit allows.
     func send<C: HCICommand>(_ command: C, purpose: CommandPurpose) {
         commands.enqueue(PendingCommand(opcode: C.opcode, packet: command.packet,
                                         completesWithStatus: C.completesWithStatus, purpose: purpose,
@@ -59,15 +59,14 @@ extension Host {
         case let .disconnect(id):
             if !status.isSuccess {
                 warn("Disconnect of \(id) failed: \(status)")
-                if status == .unknownConnectionIdentifier, let link = linksByID[id],
-                   let handle = link.handle, answer.command.connectionHandle == handle {
+                disconnectSent.remove(id)
+                if status == .unknownConnectionIdentifier, let c = connection(of: id),
+                   answer.command.connectionHandle == c.handle {
                     // The controller no longer knows the handle: the link is gone.
-                    linkDown(link, reason: status, at: now, requeueAtOnce: false)
-                } else if let link = linksByID[id] {
-                    // The connection stays (e.g. Command Disallowed); a later Disconnect may be
-                    // tried, so the link is no longer taken as closing.
-                    link.disconnectSent = false
-                    link.closing = false
+                    connectionDown(c, reason: status, at: now, requeueAtOnce: false)
+                } else {
+                    // The connection stays (e.g. Command Disallowed); a later Disconnect may be tried.
+                    linkTable.closeRefused(id, at: now)
                 }
             }
         case let .disconnectStray(handle):
@@ -80,11 +79,11 @@ extension Host {
         case let .connectionUpdate(id):
             guard !status.isSuccess else { break }
             warn("LE Connection Update on \(id) failed: \(status)")
-            if status == .unknownConnectionIdentifier, let link = linksByID[id],
-               let handle = link.handle, answer.command.connectionHandle == handle {
+            if status == .unknownConnectionIdentifier, let c = connection(of: id),
+               answer.command.connectionHandle == c.handle {
                 // As for Disconnect: the controller no longer knows the handle (checked against
                 // the command's, so that a late answer cannot end the link's next connection).
-                linkDown(link, reason: status, at: now, requeueAtOnce: false)
+                connectionDown(c, reason: status, at: now, requeueAtOnce: false)
             }
         }
     }
@@ -99,7 +98,7 @@ extension Host {
         if case .bringUp = command.purpose {
             guard case .bringingUp = phase else { return }
             phase = .failed
-            sink.deliver(.controllerFailed(error))
+            deliver(.controllerFailed(error))
             return
         }
         // Several commands may expire at once: the first restart forgets the others.
@@ -134,7 +133,7 @@ extension Host {
         }
         let (outcome, warning) = bringUp.handle(step: step, status: answer.status,
                                                 returnParameters: answer.returnParameters)
-        if let w = warning { sink.deliver(.warning(w)) }
+        if let w = warning { deliver(.warning(w)) }
         switch outcome {
         case let .next(next):
             sendBringUp(next)
@@ -142,12 +141,12 @@ extension Host {
             controllerInfo = info
             phase = .ready
             acl.reset(capacity: info.aclPacketCount, dataLength: info.aclDataLength)
-            sink.deliver(.controllerReady(info))
+            deliver(.controllerReady(info))
             reconcileScanner(at: now)
             pumpInitiator(at: now)
         case let .failed(error):
             phase = .failed
-            sink.deliver(.controllerFailed(error))
+            deliver(.controllerFailed(error))
         }
     }
 
@@ -157,25 +156,18 @@ extension Host {
     /// down, the pending create is gone. Links whose plan has a reconnect policy go back to
     /// the queue at once (no backoff: the peer did nothing wrong).
     func controllerLost(reason: HCIStatus, error: HostError, at now: HostTime) {
-        if let attempt = initiator.pending, let link = linksByID[attempt.link] {
+        if let attempt = initiator.pending, let id = attempt.link {
             initiator.pending = nil
-            if attempt.cancelOnStatus == .user || attempt.phase == .cancelling(.user) || link.closing {
-                userCancelled(link)
+            if attempt.cancelOnStatus == .user || attempt.phase == .cancelling(.user) {
+                linkTable.attemptCancelled(id, at: now)
             } else {
-                let willRetry = link.mayRetry
-                sink.deliver(.connectFailed(link.id, error, willRetry: willRetry))
-                if willRetry {
-                    setState(link, .queued)
-                    initiator.enqueue(link.id, atFront: true)
-                } else {
-                    setState(link, .disconnected)
-                }
+                linkTable.attemptFailed(id, error: error, requeueAtOnce: true, at: now)
             }
         }
-        for link in linkList where link.handle != nil {
-            linkDown(link, reason: reason, at: now, requeueAtOnce: true)
+        for c in linkTable.list.compactMap({ $0.phase.connection }) where connections[c.handle] === c {
+            connectionDown(c, reason: reason, at: now, requeueAtOnce: true)
         }
-        if scanner.isScanning { sink.deliver(.scanning(false)) }
+        if scanner.isScanning { deliver(.scanning(false)) }
         scanner.controllerReset()
         initiator.controllerReset()
     }
@@ -191,7 +183,7 @@ extension Host {
     /// back to the queue), then HCI_Reset and bring-up again; scanning the application asked
     /// for resumes once the controller is ready.
     func restartController(error: HostError, reason: HCIStatus, at now: HostTime) {
-        sink.deliver(.controllerFailed(error))
+        deliver(.controllerFailed(error))
         controllerLost(reason: reason, error: error, at: now)
         beginBringUp(at: now)
     }

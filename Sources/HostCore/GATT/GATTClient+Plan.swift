@@ -40,7 +40,7 @@ enum GATTPlanTask {
 /// Order with a cache: Database Hash check (when the cache has a hash; else the cache is
 /// trusted) → subscriptions → Exchange MTU → ready; a hash mismatch delivers `databaseChanged`
 /// and falls back to the order without a cache.
-extension GATTSession {
+extension GATTClient {
     /// Whether the plan needs the peer's database: to discover it, to find the CCCDs of its
     /// subscriptions, or because the caller handed in a cache.
     private var needsDatabase: Bool {
@@ -125,11 +125,11 @@ extension GATTSession {
         }
         if linkState != state {
             state = linkState
-            output.deliver(.linkState(link, linkState))
+            output.clientStateChanged(link)
         }
     }
 
-    func planTaskFinished(_ task: GATTPlanTask, _ result: Result<GATTResult, HostError>) {
+    func planTaskFinished(_ task: GATTPlanTask, _ result: Result<GATTResult, HostError>, at now: HostTime) {
         switch task {
         case .exchangeMTU:
             switch result {
@@ -150,14 +150,15 @@ extension GATTSession {
                 database = db
                 output.deliver(.databaseReady(link, db, fromCache: false))
             case let .failure(e):
-                planFailed(e, while: "discovering the database")
+                planFailed(e, while: "discovering the database", at: now)
             case .success:
-                planFailed(.protocolViolation("discovery ended without a database"), while: "discovering the database")
+                planFailed(.protocolViolation("discovery ended without a database"), while: "discovering the database", at: now)
             }
         case let .subscribe(s, characteristic):
             progress.subscriptionIndex += 1
             switch result {
             case .success:
+                register(characteristic.valueHandle)
                 output.deliver(.subscribed(link, characteristic: characteristic.uuid, valueHandle: characteristic.valueHandle))
             case let .failure(e):
                 warn("subscription to characteristic \(s.characteristic) (CCCD of value handle \(HandleWalk.text(characteristic.valueHandle))) failed: \(e.attDescription)")
@@ -165,11 +166,11 @@ extension GATTSession {
         }
     }
 
-    private func planFailed(_ error: HostError, while doing: String) {
+    private func planFailed(_ error: HostError, while doing: String, at now: HostTime) {
         progress.phase = .failed
         failure = error
         warn("the link plan stopped while \(doing): \(error.attDescription)")
-        output.gattSessionFailed(link, error: error)
+        output.clientFailed(link, error: error, at: now)
     }
 
     /// A Service Changed indication (Vol 3, Part G, §7.1) on the characteristic the database

@@ -1,18 +1,18 @@
-/// Connected links by Connection_Handle, for the data path: a board keeps a handful of links,
+/// Connections by Connection_Handle, for the data path: a board keeps a handful of links,
 /// and a linear scan of a few handles beats hashing (which showed up as the largest single
 /// cost of an inbound notification after the exclusivity checks). Same subscript as the
 /// dictionary it replaces.
 struct HandleTable {
     private var handles: [UInt16] = []
-    private var links: [Link] = []
+    private var connections: [Connection] = []
 
     init() {}
 
-    subscript(handle: UInt16) -> Link? {
+    subscript(handle: UInt16) -> Connection? {
         get {
             var i = 0
             while i < handles.count {
-                if handles[i] == handle { return links[i] }
+                if handles[i] == handle { return connections[i] }
                 i += 1
             }
             return nil
@@ -20,14 +20,14 @@ struct HandleTable {
         set {
             if let i = handles.firstIndex(of: handle) {
                 if let link = newValue {
-                    links[i] = link
+                    connections[i] = link
                 } else {
                     handles.remove(at: i)
-                    links.remove(at: i)
+                    connections.remove(at: i)
                 }
             } else if let link = newValue {
                 handles.append(handle)
-                links.append(link)
+                connections.append(link)
             }
         }
     }
@@ -37,6 +37,6 @@ struct HandleTable {
 
     mutating func removeAll() {
         handles.removeAll()
-        links.removeAll()
+        connections.removeAll()
     }
 }

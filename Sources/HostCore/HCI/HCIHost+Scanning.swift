@@ -1,6 +1,6 @@
 import Wire
 
-extension Host {
+extension HCIHost {
     /// Sends the next scan command towards the scan the controller should run now (nothing
     /// before the controller is ready, nothing while one is under way or a retry waits).
     func reconcileScanner(at now: HostTime) {
@@ -73,14 +73,14 @@ extension Host {
     func scanEnableAnswered(on: Bool, status: HCIStatus, opcode: HCIOpcode, at now: HostTime) {
         if on {
             if scanner.enableAnswered(success: status.isSuccess) {
-                sink.deliver(.scanning(true))
+                deliver(.scanning(true))
             } else {
                 scanRefused(opcode: opcode, status: status, at: now)
             }
         } else {
             if !status.isSuccess { warn("scan disable answered \(status); taking scanning as stopped") }
             scanner.disableAnswered()
-            sink.deliver(.scanning(false))
+            deliver(.scanning(false))
         }
         reconcileScanner(at: now)
         pumpInitiator(at: now)

@@ -1,18 +1,17 @@
 import Wire
 
-/// Where `KernelHost` sends its output. The runtime implements it with the kernel's
-/// management socket and one L2CAP socket per link; tests record the calls.
-public protocol KernelHostSink: AnyObject {
+/// What `KernelHost` asks the runtime to do, pulled with `KernelHost.pollAction`: talk to the
+/// kernel's management channel and open, write and close one L2CAP socket per link.
+public enum KernelAction: Sendable {
     /// One command for the management channel (HCI_CHANNEL_CONTROL).
-    func sendManagement(_ command: ManagementCommand)
+    case sendManagement(ManagementCommand)
     /// Open a kernel L2CAP socket on the ATT fixed channel (CID 0x0004) to `peer` from the
-    /// adapter `address`; answer later with `KernelHost.channelConnected` or `channelFailed`.
-    func openATTChannel(_ link: LinkID, to peer: DeviceAddress, from address: BDAddress, security: KernelSecurityLevel?)
-    /// Close the link's socket (no answer expected: the link is already down for the host).
-    func closeATTChannel(_ link: LinkID)
+    /// adapter `address`; answer with `KernelHost.channelConnected` or `channelFailed`.
+    case openChannel(LinkID, peer: DeviceAddress, adapter: BDAddress, security: KernelSecurityLevel?)
+    /// Close the link's socket (no answer expected: the host has already taken the link down).
+    case closeChannel(LinkID)
     /// One whole ATT PDU on the link's socket.
-    func sendATT(_ pdu: [UInt8], on link: LinkID)
-    func deliver(_ event: HostEvent)
+    case sendATT(LinkID, [UInt8])
 }
 
 /// BT_SECURITY levels of the kernel's Bluetooth sockets (include/net/bluetooth/bluetooth.h):
@@ -61,6 +60,13 @@ public struct KernelHostConfiguration: Sendable {
     public var security: KernelSecurityLevel?
     /// How long a management command may go unanswered before bring-up is declared failed.
     public var commandTimeout: UInt64 = HostDuration.seconds(5)
+    /// How long the host waits for an adapter that was powered off or removed to come back
+    /// before it gives up (`.controllerFailed`, `hasFailed`): long enough for a power cycle or a
+    /// USB re-enumeration, short enough that a session on a dead adapter ends.
+    public var adapterReturnTimeout: UInt64 = HostDuration.seconds(30)
+    /// While the adapter is away and this host had powered it on, Set Powered is tried again
+    /// this often (it fails while rfkill blocks the adapter, and takes once unblocked).
+    public var powerRetryInterval: UInt64 = HostDuration.seconds(2)
     /// Wait before asking again after Start Discovery was refused (Busy while the kernel connects).
     public var discoveryRetryDelay: UInt64 = HostDuration.milliseconds(500)
     /// A running discovery is stopped and started again after this long (the kernel's own LE

@@ -1,9 +1,9 @@
 import Wire
 
-extension Host {
+extension HCIHost {
     /// Inbound data: ACL packet → the link's reassembly → by channel to the GATT session
     /// (ATT), the LE signaling answers or the Security Manager answer. A notification that
-    /// arrives in one ACL packet reaches `GATTSession.receive` as a slice of that packet,
+    /// arrives in one ACL packet reaches `GATTClient.receive` as a slice of that packet,
     /// with no allocation on the way.
     func handleACL(_ bytes: ArraySlice<UInt8>, at now: HostTime) {
         let packet: ACLPacket
@@ -13,7 +13,7 @@ extension Host {
             warn("malformed ACL packet dropped: \(error)", bytes)
             return
         }
-        guard let link = linksByHandle[packet.handle] else {
+        guard let link = connections[packet.handle] else {
             warn("ACL data for handle \(Hex.number(packet.handle, width: 4)), which has no connection, dropped", bytes)
             return
         }
@@ -30,46 +30,46 @@ extension Host {
         route(frame, on: link, at: now)
     }
 
-    private func route(_ frame: L2CAPFrame, on link: Link, at now: HostTime) {
+    private func route(_ frame: L2CAPFrame, on link: Connection, at now: HostTime) {
         switch frame.channelID {
         case .att:
-            if let observer = attObserver { observer(link.id, frame.payload) }
-            link.session?.receive(frame.payload, at: now)
+            if let observer = attObserver { observer(link.link, frame.payload) }
+            link.client.receive(frame.payload, at: now)
         case .leSignaling:
             signaling(frame.payload, on: link, at: now)
         case .securityManager:
             securityManager(frame.payload, on: link)
         default:
-            warn("L2CAP frame on channel \(frame.channelID) of \(link.id), which the host does not use, dropped",
+            warn("L2CAP frame on channel \(frame.channelID) of \(link.link), which the host does not use, dropped",
                  frame.payload)
         }
     }
 
-    private func signaling(_ payload: ArraySlice<UInt8>, on link: Link, at now: HostTime) {
-        guard let handle = link.handle else { return }
+    private func signaling(_ payload: ArraySlice<UInt8>, on link: Connection, at now: HostTime) {
+        let handle = link.handle
         let reply = LESignalingResponder.answer(payload)
-        if let w = reply.warning { sink.deliver(.warning(w)) }
+        if let w = reply.warning { deliver(.warning(w)) }
         if let response = reply.response {
+            // §4.20: the response first, then the update procedure (ACL data goes out before
+            // the command only if credits allow; the order on the air is the controller's).
             acl.enqueue(handle: handle, channel: .leSignaling, payload: response.encoded[...])
-            // §4.20: the response first, then the update procedure.
-            pumpACL()
         }
         if let p = reply.connectionUpdate {
             // Newer parameters replace an update not sent yet, so a peer repeating its request
             // cannot grow the command queue while the controller is slow to take commands.
-            let id = link.id
+            let id = link.link
             commands.removeWaiting { $0 == .connectionUpdate(id) }
             send(LEConnectionUpdate(connectionHandle: handle, connectionIntervalMin: p.intervalMin,
                                     connectionIntervalMax: p.intervalMax, maxLatency: p.peripheralLatency,
                                     supervisionTimeout: p.timeoutMultiplier),
-                 purpose: .connectionUpdate(link.id))
+                 purpose: .connectionUpdate(link.link))
         }
     }
 
-    private func securityManager(_ payload: ArraySlice<UInt8>, on link: Link) {
-        guard let handle = link.handle else { return }
+    private func securityManager(_ payload: ArraySlice<UInt8>, on link: Connection) {
+        let handle = link.handle
         let (response, warning) = SecurityManagerResponder.answer(payload)
-        if let w = warning { sink.deliver(.warning(w)) }
+        if let w = warning { deliver(.warning(w)) }
         if let r = response {
             acl.enqueue(handle: handle, channel: .securityManager, payload: r[...])
         }

@@ -1,68 +1,74 @@
 import Wire
 
-/// Where a link's GATT side sends its output. Implemented by `Host`.
-public protocol GATTSessionOutput: AnyObject {
-    /// An ATT PDU for the peer; the host wraps it in L2CAP (CID 0x0004) and queues it as ACL.
+/// Where a link's GATT client sends its output: the link table, which queues the PDUs for the
+/// connector and the events for the application, and moves the link when the client fails.
+protocol GATTClientOutput: AnyObject {
+    /// An ATT PDU for the peer (the HCI host wraps it in L2CAP on CID 0x0004, the kernel host
+    /// writes it to the link's socket).
     func sendATT(_ pdu: [UInt8], on link: LinkID)
     func deliver(_ event: HostEvent)
-    /// The session can no longer take the link to `.ready`: the ATT bearer timed out (Core
+    /// The plan moved on (`state` changed): the link's public state may have changed.
+    func clientStateChanged(_ link: LinkID)
+    /// The client can no longer take the link to `.ready`: the ATT bearer timed out (Core
     /// Spec v5.4 Vol 3, Part F, §3.3.3 requires a new bearer, i.e. a new connection) or the
-    /// plan's discovery failed. The host should disconnect; a warning has been delivered.
-    /// Optional: the default does nothing.
-    func gattSessionFailed(_ link: LinkID, error: HostError)
+    /// plan's discovery failed. The link should be closed; a warning has been delivered.
+    func clientFailed(_ link: LinkID, error: HostError, at now: HostTime)
 }
 
-extension GATTSessionOutput {
-    public func gattSessionFailed(_ link: LinkID, error: HostError) {}
-}
-
-/// The ATT bearer and GATT client of one connected link, and the link's plan from
-/// "connected" to "ready" (MTU, discovery or cache, subscriptions).
+/// The GATT client of one connected link: its ATT bearer, the procedures asked of it, and the
+/// link's plan from "connected" to "ready" (MTU, discovery or cache, subscriptions).
 ///
 /// Sans-I/O and single-threaded: every input carries its time; outputs go synchronously to
 /// `output`. One ATT request is in flight at a time (Vol 3, Part F, §3.3.2): the plan's steps
-/// go first, then the application's operations in the order they were asked for.
+/// go first, then the application's operations in the order they were asked for. Commands
+/// (Write Without Response) need no response, so they go out at once, also while a request
+/// waits (as BlueZ's bearer does). Notification registrations are counted per value handle:
+/// the CCCD is written when the first registration comes and written back to 0 when the last
+/// one goes.
 ///
 /// The warm-cache path keeps requests before streaming to two per sensor: the Database Hash
 /// read and the CCCD write. With a cache, Exchange MTU is therefore done after the
 /// subscriptions (states `subscribing` → `mtu` → `ready`); without one it comes first, where
 /// the larger MTU shortens discovery. An MTU of 23 or less in the plan skips the exchange.
-public final class GATTSession {
-    public let link: LinkID
-    public private(set) var plan: LinkPlan
+final class GATTClient {
+    let link: LinkID
+    private(set) var plan: LinkPlan
     /// The link's state as far as GATT is concerned: `connected` → `mtu` → `discovering` →
-    /// `subscribing` → `ready` (changes are delivered as `HostEvent.linkState`). `linkDown`
-    /// sets `disconnected` without an event: the host reports the disconnection itself.
-    public internal(set) var state: LinkState = .connected
+    /// `subscribing` → `ready` (each change is told to `output.clientStateChanged`, and the
+    /// link table reports the link's public state). `linkDown` sets `disconnected`.
+    var state: LinkState = .connected
     /// Current ATT_MTU of the bearer.
-    public var mtu: UInt16 { bearer.mtu }
-    public internal(set) var database: GATTDatabase?
+    var mtu: UInt16 { bearer.mtu }
+    var database: GATTDatabase?
     /// Why the plan stopped short of `ready` (ATT timeout, failed discovery); nil otherwise.
-    public internal(set) var failure: HostError?
+    var failure: HostError?
     /// ATT requests sent on this link so far.
-    public var requestsSent: Int { bearer.requestsSent }
+    var requestsSent: Int { bearer.requestsSent }
     /// False once the bearer timed out or the link went down: every new operation fails at once.
-    public var isBearerOpen: Bool { bearer.isOpen }
+    var isBearerOpen: Bool { bearer.isOpen }
 
-    unowned let output: GATTSessionOutput
+    unowned let output: GATTClientOutput
     var bearer = ATTBearer()
     var progress = GATTPlanProgress()
     /// The procedure whose request is in flight.
     var current: GATTJob?
     private var isUp = false
     @exclusivity(unchecked) private var downReason: HCIStatus?
+    /// Notification registrations per value handle (`subscribe` / `unsubscribe`, and the plan's
+    /// subscriptions): the CCCD is written on the first and written back to 0 after the last.
+    private var registrations: [UInt16: Int] = [:]
     /// Operations waiting for the bearer; `queueHead` is the next one.
     private var queue: [(id: OperationID, operation: GATTOperation)] = []
     private var queueHead = 0
 
-    public init(link: LinkID, plan: LinkPlan, output: GATTSessionOutput) {
+    init(link: LinkID, plan: LinkPlan, output: GATTClientOutput) {
         self.link = link
         self.plan = plan
         self.output = output
     }
 
     /// The link is up: start the plan.
-    public func linkUp(at now: HostTime) {
+    func linkUp(at now: HostTime) {
         guard !isUp, downReason == nil else { return }
         isUp = true
         progress.started = true
@@ -70,7 +76,7 @@ public final class GATTSession {
     }
 
     /// A complete ATT PDU received on CID 0x0004 (a slice of the received packet).
-    public func receive(_ pdu: ArraySlice<UInt8>, at now: HostTime) {
+    func receive(_ pdu: ArraySlice<UInt8>, at now: HostTime) {
         guard downReason == nil else { return }
         // Hot path: a Handle Value Notification goes out as a slice of the input, with nothing
         // decoded beyond its handle and nothing allocated.
@@ -107,7 +113,7 @@ public final class GATTSession {
     /// Queues `operation` behind the plan and the operations asked before it. It completes
     /// through `HostEvent.operationCompleted(id, …)`: during this call already when it needs no
     /// request or cannot run (bearer closed, link down, nothing to subscribe to).
-    public func perform(_ operation: GATTOperation, id: OperationID, at now: HostTime) {
+    func perform(_ operation: GATTOperation, id: OperationID, at now: HostTime) {
         if let reason = downReason {
             output.deliver(.operationCompleted(id, .failure(.disconnected(reason))))
             return
@@ -116,26 +122,33 @@ public final class GATTSession {
             output.deliver(.operationCompleted(id, .failure(error)))
             return
         }
+        if case let .writeWithoutResponse(handle, value) = operation, isUp {
+            // A command needs no response, so it does not wait behind the request in flight
+            // (Vol 3, Part F, §3.3.2 limits requests, not commands).
+            let procedure = WriteProcedure(handle: handle, value: value, withoutResponse: true)
+            settle(GATTJob(procedure: procedure, owner: .user(id)), procedure.start(mtu: bearer.mtu), at: now)
+            return
+        }
         queue.append((id, operation))
         pump(at: now)
     }
 
     /// When the request in flight times out (sent + 30 s); nil when none is in flight.
-    public var nextDeadline: HostTime? { bearer.deadline }
+    var nextDeadline: HostTime? { bearer.deadline }
 
     /// Fires the ATT transaction timeout once `now` has reached `nextDeadline`: the bearer
     /// closes for good, everything pending fails with `.attTimeout`, a warning is delivered
-    /// and `GATTSessionOutput.gattSessionFailed` asks the host to disconnect.
-    public func advanceTime(to now: HostTime) {
+    /// and `GATTClientOutput.clientFailed` asks the host to disconnect.
+    func advanceTime(to now: HostTime) {
         guard let request = bearer.expire(at: now), let error = bearer.closedError else { return }
         warn("\(request.name) got no response within 30 s (Core Spec v5.4 Vol 3, Part F, §3.3.3): the ATT bearer is closed; disconnect and reconnect to use this peer again")
         failure = error
         failAll(error)
-        output.gattSessionFailed(link, error: error)
+        output.clientFailed(link, error: error, at: now)
     }
 
     /// The link went away: every pending operation fails with `.disconnected(reason)`.
-    public func linkDown(reason: HCIStatus) {
+    func linkDown(reason: HCIStatus) {
         guard downReason == nil else { return }
         downReason = reason
         let error = HostError.disconnected(reason)
@@ -188,15 +201,16 @@ public final class GATTSession {
             output.sendATT(pdu.encoded, on: link)
         case let .command(pdu):
             output.sendATT(pdu.encoded, on: link)
-            finish(job, .success(job.procedure.result))
+            finish(job, .success(job.procedure.result), at: now)
         case .done:
-            finish(job, .success(job.procedure.result))
+            finish(job, .success(job.procedure.result), at: now)
         case let .failed(error):
-            finish(job, .failure(error))
+            finish(job, .failure(error), at: now)
         }
     }
 
-    private func finish(_ job: GATTJob, _ result: Result<GATTResult, HostError>) {
+    private func finish(_ job: GATTJob, _ result: Result<GATTResult, HostError>, at now: HostTime) {
+        if case .failure = result, let handle = job.registration { unregister(handle) }
         switch job.owner {
         case let .user(id):
             if case let .success(value) = result {
@@ -210,7 +224,7 @@ public final class GATTSession {
             }
             output.deliver(.operationCompleted(id, result))
         case let .plan(task):
-            planTaskFinished(task, result)
+            planTaskFinished(task, result, at: now)
         }
     }
 
@@ -226,7 +240,7 @@ public final class GATTSession {
             }
             switch makeProcedure(operation) {
             case let .success(procedure):
-                return GATTJob(procedure: procedure, owner: .user(id))
+                return GATTJob(procedure: procedure, owner: .user(id), registration: operation.registeredHandle)
             case let .failure(outcome):
                 output.deliver(.operationCompleted(id, outcome.result))
             }
@@ -261,19 +275,59 @@ public final class GATTSession {
             return .success(WriteProcedure(handle: handle, value: value, withoutResponse: true))
         case let .writeLong(handle, value):
             return .success(LongWriteProcedure(handle: handle, value: value))
-        case let .setNotifications(valueHandle, mode):
-            guard let db = database else {
-                return .failure(Immediate(result: .failure(.notFound("the database of \(link) is not known yet; discover it first (discoverAll) or plan a cache"))))
+        case let .subscribe(valueHandle, mode):
+            let characteristic: GATTCharacteristic
+            switch knownCharacteristic(valueHandle) {
+            case let .success(c): characteristic = c
+            case let .failure(e): return .failure(Immediate(result: .failure(e)))
             }
-            guard let characteristic = db.characteristic(valueHandle: valueHandle) else {
-                return .failure(Immediate(result: .failure(.notFound("no characteristic with value handle \(HandleWalk.text(valueHandle)) on \(link)"))))
-            }
+            let count = registrations[valueHandle, default: 0]
+            registrations[valueHandle] = count + 1
+            // Already on for another registration: nothing to write.
+            if count > 0 { return .failure(Immediate(result: .success(.done))) }
             switch cccdWrite(characteristic, mode) {
+            case let .success(p): return .success(p)
+            case let .failure(e):
+                unregister(valueHandle)
+                return .failure(Immediate(result: .failure(e)))
+            }
+        case let .unsubscribe(valueHandle):
+            let count = registrations[valueHandle, default: 0]
+            guard count > 0 else {
+                return .failure(Immediate(result: .failure(.invalidState("no subscription to value handle \(HandleWalk.text(valueHandle)) on \(link)"))))
+            }
+            unregister(valueHandle)
+            // Others still listen: the CCCD stays on.
+            if count > 1 { return .failure(Immediate(result: .success(.done))) }
+            switch knownCharacteristic(valueHandle).flatMap({ cccdWrite($0, .off) }) {
             case let .success(p): return .success(p)
             case let .failure(e): return .failure(Immediate(result: .failure(e)))
             }
         }
     }
+
+    /// The characteristic of a value handle in the known database.
+    private func knownCharacteristic(_ valueHandle: UInt16) -> Result<GATTCharacteristic, HostError> {
+        guard let db = database else {
+            return .failure(.notFound("the database of \(link) is not known yet; discover it first (discoverAll) or plan a cache"))
+        }
+        guard let characteristic = db.characteristic(valueHandle: valueHandle) else {
+            return .failure(.notFound("no characteristic with value handle \(HandleWalk.text(valueHandle)) on \(link)"))
+        }
+        return .success(characteristic)
+    }
+
+    func register(_ valueHandle: UInt16) {
+        registrations[valueHandle, default: 0] += 1
+    }
+
+    private func unregister(_ valueHandle: UInt16) {
+        let count = registrations[valueHandle, default: 0]
+        registrations[valueHandle] = count > 1 ? count - 1 : nil
+    }
+
+    /// How many registrations hold the CCCD of this value handle on.
+    func registrationCount(_ valueHandle: UInt16) -> Int { registrations[valueHandle, default: 0] }
 
     /// The CCCD write that sets `mode` for `characteristic` (Vol 3, Part G, §4.10, §4.11).
     func cccdWrite(_ characteristic: GATTCharacteristic, _ mode: SubscriptionMode) -> Result<WriteProcedure, HostError> {
@@ -378,4 +432,7 @@ struct GATTJob {
 
     let procedure: GATTProcedure
     let owner: Owner
+    /// The value handle whose registration this job adds (a subscription): taken back if the
+    /// CCCD write fails.
+    var registration: UInt16? = nil
 }

@@ -1,6 +1,6 @@
 import Wire
 
-extension Host {
+extension HCIHost {
     func handleEvent(_ bytes: ArraySlice<UInt8>, at now: HostTime) {
         let event: HCIEvent
         do {
@@ -34,12 +34,12 @@ extension Host {
     private func handleLE(_ le: LEMetaEvent, at now: HostTime) {
         switch le {
         case let .advertisingReport(e):
-            for r in e.reports { sink.deliver(.advertisement(Scanner.report(r))) }
+            for r in e.reports { deliver(.advertisement(Scanner.report(r))) }
         case let .extendedAdvertisingReport(e):
             // Also during a legacy scan: a controller with the extended feature may report
             // legacy PDUs this way (Bumble's does).
             for r in e.reports {
-                if let report = Scanner.report(r) { sink.deliver(.advertisement(report)) }
+                if let report = Scanner.report(r) { deliver(.advertisement(report)) }
             }
         case let .connectionComplete(e):
             connectionComplete(e, at: now)
@@ -48,12 +48,10 @@ extension Host {
         case let .enhancedConnectionCompleteV2(e):
             connectionComplete(e.connectionComplete, at: now)
         case let .connectionUpdateComplete(e):
-            guard e.status.isSuccess, let link = linksByHandle[e.connectionHandle],
-                  var info = link.connection else { return }
-            info.interval = e.connectionInterval
-            info.latency = e.peripheralLatency
-            info.supervisionTimeout = e.supervisionTimeout
-            link.connection = info
+            guard e.status.isSuccess, let c = connections[e.connectionHandle] else { return }
+            c.info.interval = e.connectionInterval
+            c.info.latency = e.peripheralLatency
+            c.info.supervisionTimeout = e.supervisionTimeout
         case .readRemoteFeaturesComplete, .longTermKeyRequest, .remoteConnectionParameterRequest,
              .dataLengthChange, .directedAdvertisingReport, .phyUpdateComplete, .channelSelectionAlgorithm:
             break
@@ -83,11 +81,11 @@ extension Host {
             return
         }
         if strayHandles.remove(handle) != nil { return }
-        guard let link = linksByHandle[handle] else {
+        guard let c = connections[handle] else {
             acl.close(handle)
             warn("Disconnection Complete for handle \(Hex.number(handle, width: 4)), which has no link, ignored")
             return
         }
-        linkDown(link, reason: e.reason, at: now, requeueAtOnce: false)
+        connectionDown(c, reason: e.reason, at: now, requeueAtOnce: false)
     }
 }

@@ -1,6 +1,6 @@
 import Wire
 
-extension Host {
+extension HCIHost {
     // MARK: The initiator
 
     /// Starts the next queued connection when the controller is free for it: ready, no LE
@@ -16,11 +16,11 @@ extension Host {
             // The create goes out once the scan disable has been answered.
             return
         }
-        guard let id = initiator.popNext(), let link = linksByID[id] else { return }
-        initiator.pending = Initiator.Attempt(link: id, peer: link.peer, phase: .awaitingStatus, deadline: nil,
+        guard let id = initiator.popNext(), let record = linkTable.record(id) else { return }
+        initiator.pending = Initiator.Attempt(link: id, peer: record.peer, phase: .awaitingStatus, deadline: nil,
                                               cancelOnStatus: nil)
-        setState(link, .initiating)
-        sendCreateConnection(to: link.peer, link: id)
+        linkTable.attemptStarted(id, at: now)
+        sendCreateConnection(to: record.peer, link: id)
     }
 
     var ownAddressType: LEOwnAddressType {
@@ -76,7 +76,7 @@ extension Host {
 
     /// Command Status of LE (Extended) Create Connection.
     func createConnectionAnswered(link id: LinkID, status: HCIStatus, opcode: HCIOpcode, at now: HostTime) {
-        guard var attempt = initiator.pending, attempt.link == id || attempt.link == Initiator.noLink,
+        guard var attempt = initiator.pending, attempt.link == id || attempt.link == nil,
               attempt.phase == .awaitingStatus else {
             warn("Command Status \(status) for \(opcode.name) of \(id), which is not the pending attempt")
             return
@@ -86,27 +86,26 @@ extension Host {
                 sendCancel(&attempt, reason: reason, at: now)
             } else {
                 attempt.phase = .awaitingComplete
-                let timeout = linksByID[id]?.plan.connectTimeout ?? LinkPlan().connectTimeout
+                let timeout = linkTable.record(id)?.plan.connectTimeout ?? LinkPlan().connectTimeout
                 attempt.deadline = now &+ timeout
             }
             initiator.pending = attempt
             return
         }
         initiator.pending = nil
-        guard attempt.link != Initiator.noLink, let link = linksByID[id] else {
+        guard attempt.link != nil else {
             pumpInitiator(at: now)
             return
         }
         if attempt.cancelOnStatus == .user {
-            userCancelled(link)
+            linkTable.attemptCancelled(id, at: now)
         } else if status == .commandDisallowed, !scanner.isQuiet, !initiator.scanConflictLearned {
             // This controller cannot initiate while scanning: the scan stops (`scanTarget`)
-            // and the create goes again once it has.
+            // and the create goes again once it has. For the link table the attempt goes on.
             initiator.scanConflictLearned = true
-            setState(link, .queued)
             initiator.enqueue(id, atFront: true)
         } else {
-            attemptFailed(link, error: .commandFailed(opcode, status), at: now)
+            linkTable.attemptFailed(id, error: .commandFailed(opcode, status), at: now)
         }
         pumpInitiator(at: now)
     }
@@ -131,10 +130,10 @@ extension Host {
             }
             initiator.pending = nil
             warn("no LE Connection Complete after LE Create Connection Cancel for \(attempt.peer); taking the attempt as ended")
-            if let link = linksByID[attempt.link] {
+            if let id = attempt.link {
                 switch reason {
-                case .timeout: attemptFailed(link, error: .connectTimeout(attempt.peer), at: now)
-                case .user: userCancelled(link)
+                case .timeout: linkTable.attemptFailed(id, error: .connectTimeout(attempt.peer), at: now)
+                case .user: linkTable.attemptCancelled(id, at: now)
                 }
             }
             pumpInitiator(at: now)
@@ -161,17 +160,17 @@ extension Host {
                 return
             }
             initiator.pending = nil
-            if let link = linksByID[attempt.link] {
+            if let id = attempt.link {
                 switch attempt.phase {
                 case .cancelling(.user):
-                    userCancelled(link)
+                    linkTable.attemptCancelled(id, at: now)
                 case .cancelling(.timeout) where e.status == .unknownConnectionIdentifier:
-                    attemptFailed(link, error: .connectTimeout(attempt.peer), at: now)
+                    linkTable.attemptFailed(id, error: .connectTimeout(attempt.peer), at: now)
                 default:
                     if attempt.cancelOnStatus == .user {
-                        userCancelled(link)
+                        linkTable.attemptCancelled(id, at: now)
                     } else {
-                        attemptFailed(link, error: .connectionFailed(e.status), at: now)
+                        linkTable.attemptFailed(id, error: .connectionFailed(e.status), at: now)
                     }
                 }
             }
@@ -180,7 +179,7 @@ extension Host {
         }
 
         let handle = e.connectionHandle
-        guard linksByHandle[handle] == nil else {
+        guard connections[handle] == nil else {
             // A controller fault; disconnecting the handle would take down the link that has it.
             warn("LE Connection Complete for handle \(Hex.number(handle, width: 4)), which is already connected, ignored")
             return
@@ -191,49 +190,57 @@ extension Host {
             dropStray(handle)
             return
         }
-        var link: Link?
+        var link: LinkID?
         var userGaveUp = false
         if let attempt = initiator.pending, attempt.peer.address == e.peerAddress,
-           attempt.link != Initiator.noLink || attempt.phase != .awaitingStatus {
+           attempt.link != nil || attempt.phase != .awaitingStatus {
             // Ours; if a cancel raced with the connection, the connection wins (unless the
             // application itself gave up on it).
             initiator.pending = nil
-            link = linksByID[attempt.link]
+            link = attempt.link
             userGaveUp = attempt.phase == .cancelling(.user) || attempt.cancelOnStatus == .user
-            if attempt.phase == .awaitingStatus, attempt.link != Initiator.noLink {
+            if attempt.phase == .awaitingStatus, let id = attempt.link {
                 // A completion only follows its Command Status (§7.8.12), so this connection is an
                 // earlier attempt's (one the cancel guard gave up on). This attempt's LE Create
                 // Connection must not start another one: dropped if not sent yet, else kept
                 // pending without a link and cancelled once the controller acknowledges it.
-                let id = attempt.link
                 if commands.removeWaiting(where: { $0 == .createConnection(id) }).isEmpty {
-                    initiator.pending = Initiator.Attempt(link: Initiator.noLink, peer: attempt.peer, phase: .awaitingStatus,
+                    initiator.pending = Initiator.Attempt(link: nil, peer: attempt.peer, phase: .awaitingStatus,
                                                           deadline: nil, cancelOnStatus: .user)
                 }
             }
-        } else if let l = linkList.first(where: {
-            $0.peer.address == e.peerAddress && $0.handle == nil
-                && ($0.state == .queued || $0.state == .waitingToReconnect)
+        } else if let r = linkTable.list.first(where: { r in
+            guard r.peer.address == e.peerAddress else { return false }
+            switch r.phase {
+            case .queued, .backoff: return true
+            default: return false
+            }
         }) {
             // An attempt given up by the cancel guard that connected after all.
-            initiator.remove(l.id)
-            l.reconnectAt = nil
-            link = l
+            initiator.remove(r.id)
+            link = r.id
         }
-        guard let link else {
+        guard let id = link else {
             warn("unexpected connection \(Hex.number(handle, width: 4)) with \(e.peer); disconnecting it")
             dropStray(handle)
             return
         }
         if userGaveUp {
             dropStray(handle)
-            userCancelled(link)
+            linkTable.attemptCancelled(id, at: now)
             pumpInitiator(at: now)
             return
         }
-        linkUp(link, info: ConnectionInfo(handle: handle, peer: e.peer, interval: e.connectionInterval,
-                                          latency: e.peripheralLatency, supervisionTimeout: e.supervisionTimeout),
-               at: now)
+        let info = ConnectionInfo(handle: handle, peer: e.peer, interval: e.connectionInterval,
+                                  latency: e.peripheralLatency, supervisionTimeout: e.supervisionTimeout)
+        // The handle is known to the data path and ACL before the client's first PDU is queued.
+        acl.open(handle)
+        if let connection = linkTable.connected(id, info: info, at: now) {
+            connections[handle] = connection
+        } else {
+            acl.close(handle)
+            dropStray(handle)
+        }
         pumpInitiator(at: now)
     }
 
@@ -248,140 +255,49 @@ extension Host {
 
     // MARK: Link life
 
-    private func linkUp(_ link: Link, info: ConnectionInfo, at now: HostTime) {
-        link.handle = info.handle
-        link.connection = info
-        link.reconnectAt = nil
-        linksByHandle[info.handle] = link
-        acl.open(info.handle)
-        link.reassembler.resetAll()
-        setState(link, .connected)
-        sink.deliver(.connected(link.id, info))
-        let session = GATTSession(link: link.id, plan: link.plan, output: self)
-        link.session = session
-        session.linkUp(at: now)
-    }
-
-    /// The connection is gone (Disconnection Complete, or the controller lost it): the GATT
-    /// session fails what is pending, the link's ACL credits come back, its queued packets
-    /// and commands are dropped (the handle may be reused), and the plan decides whether it
-    /// reconnects.
-    func linkDown(_ link: Link, reason: HCIStatus, at now: HostTime, requeueAtOnce: Bool) {
-        guard let handle = link.handle else { return }
-        linksByHandle[handle] = nil
+    /// The connection is gone (Disconnection Complete, or the controller lost it): the link's
+    /// ACL credits come back, its queued packets and commands are dropped (the handle may be
+    /// reused), and the link table decides what follows.
+    func connectionDown(_ connection: Connection, reason: HCIStatus, at now: HostTime, requeueAtOnce: Bool) {
+        let handle = connection.handle
+        let id = connection.link
+        connections[handle] = nil
         acl.close(handle)
-        link.reassembler.resetAll()
-        let id = link.id
         commands.removeWaiting { $0 == .disconnect(id) || $0 == .connectionUpdate(id) }
-        if let session = link.session {
-            // The next connection starts from what this one learned.
-            if let db = session.database { link.plan.cachedDatabase = db }
-            session.linkDown(reason: reason)
-        }
-        link.session = nil
-        link.handle = nil
-        link.connection = nil
-        link.disconnectSent = false
-        let willReconnect = !link.closing && link.mayRetry
-        sink.deliver(.disconnected(id, reason: reason, willReconnect: willReconnect))
-        link.closing = false
-        if !willReconnect {
-            setState(link, .disconnected)
-        } else if requeueAtOnce {
-            requeue(link)
-        } else {
-            scheduleRetry(link, at: now)
-        }
+        disconnectSent.remove(id)
+        linkTable.connectionEnded(id, reason: reason, requeueAtOnce: requeueAtOnce, at: now)
     }
 
-    /// A failed attempt: `.connectFailed`, then the backoff or the end.
-    func attemptFailed(_ link: Link, error: HostError, at now: HostTime) {
-        let willRetry = !link.closing && link.mayRetry
-        sink.deliver(.connectFailed(link.id, error, willRetry: willRetry))
-        if willRetry {
-            scheduleRetry(link, at: now)
-        } else {
-            link.closing = false
-            setState(link, .disconnected)
-        }
-    }
-
-    /// `.waitingToReconnect` for the policy's delay after this many attempts.
-    private func scheduleRetry(_ link: Link, at now: HostTime) {
-        guard let policy = link.plan.reconnect else {
-            setState(link, .disconnected)
-            return
-        }
-        let delay = policy.delay(afterAttempt: link.attempts)
-        link.attempts += 1
-        link.reconnectAt = now &+ delay
-        setState(link, .waitingToReconnect)
-    }
-
-    func requeue(_ link: Link) {
-        link.reconnectAt = nil
-        setState(link, .queued)
-        initiator.enqueue(link.id)
-    }
-
-    /// The end of a link the application gave up before it connected.
-    func userCancelled(_ link: Link) {
-        initiator.remove(link.id)
-        link.reconnectAt = nil
-        link.closing = false
-        sink.deliver(.disconnected(link.id, reason: .operationCancelledByHost, willReconnect: false))
-        setState(link, .disconnected)
-    }
-
-    func userDisconnect(_ link: Link, at now: HostTime) {
-        switch link.state {
-        case .queued, .waitingToReconnect:
-            userCancelled(link)
-        case .initiating:
-            guard var attempt = initiator.pending, attempt.link == link.id else {
-                userCancelled(link)
-                return
-            }
-            switch attempt.phase {
-            case .awaitingStatus:
-                let id = link.id
-                if !commands.removeWaiting(where: { $0 == .createConnection(id) }).isEmpty {
-                    // Never sent: nothing to cancel at the controller.
-                    initiator.pending = nil
-                    userCancelled(link)
-                    pumpInitiator(at: now)
-                } else {
-                    attempt.cancelOnStatus = .user
-                    initiator.pending = attempt
-                }
-            case .awaitingComplete:
-                sendCancel(&attempt, reason: .user, at: now)
-                initiator.pending = attempt
-            case .cancelling:
-                attempt.phase = .cancelling(.user)
+    /// The link table gave up an attempt: taken out of the queue (the table has ended the link
+    /// already), or the pending LE Create Connection cancelled (`attemptCancelled` follows).
+    func cancelAttempt(_ id: LinkID, at now: HostTime) {
+        if initiator.remove(id) { return }
+        guard var attempt = initiator.pending, attempt.link == id else { return }
+        switch attempt.phase {
+        case .awaitingStatus:
+            if !commands.removeWaiting(where: { $0 == .createConnection(id) }).isEmpty {
+                // Never sent: nothing to cancel at the controller.
+                initiator.pending = nil
+                linkTable.attemptCancelled(id, at: now)
+                pumpInitiator(at: now)
+            } else {
+                attempt.cancelOnStatus = .user
                 initiator.pending = attempt
             }
-        case .connected, .mtu, .discovering, .subscribing, .ready:
-            guard !link.closing, let handle = link.handle else { return }
-            link.closing = true
-            guard !link.disconnectSent else { return }
-            link.disconnectSent = true
-            send(Disconnect(connectionHandle: handle, reason: .remoteUserTerminatedConnection),
-                 purpose: .disconnect(link.id))
-        case .disconnected:
-            break
+        case .awaitingComplete:
+            sendCancel(&attempt, reason: .user, at: now)
+            initiator.pending = attempt
+        case .cancelling:
+            attempt.phase = .cancelling(.user)
+            initiator.pending = attempt
         }
     }
-}
 
-extension Host {
-    /// A link whose GATT side cannot go on (ATT transaction timeout, failed discovery) is
-    /// disconnected; unlike a user's disconnect, the plan's reconnect policy still applies, so
-    /// a stalled peer gets a fresh connection (Core Spec Vol 3, Part F, §3.3.3).
-    public func gattSessionFailed(_ id: LinkID, error: HostError) {
-        guard let link = linksByID[id], !link.closing, !link.disconnectSent, let handle = link.handle else { return }
-        warn("\(id): \(error.description); disconnecting")
-        link.disconnectSent = true
-        send(Disconnect(connectionHandle: handle, reason: .remoteUserTerminatedConnection), purpose: .disconnect(link.id))
+    /// The link table asks for the connection to end: Disconnect (Remote User Terminated
+    /// Connection, 0x13), once per connection; its Disconnection Complete ends it.
+    func closeConnection(_ id: LinkID) {
+        guard let c = connection(of: id), !disconnectSent.contains(id) else { return }
+        disconnectSent.insert(id)
+        send(Disconnect(connectionHandle: c.handle, reason: .remoteUserTerminatedConnection), purpose: .disconnect(id))
     }
 }

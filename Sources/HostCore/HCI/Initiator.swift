@@ -21,7 +21,11 @@ struct Initiator: Sendable {
     }
 
     struct Attempt: Sendable {
-        var link: LinkID
+        /// The link it is for; nil for an attempt no link wants any more: its LE Create
+        /// Connection was sent and not yet acknowledged when its link connected through an
+        /// earlier attempt. It stays pending (so no second create goes out) and is cancelled
+        /// once acknowledged.
+        var link: LinkID?
         var peer: DeviceAddress
         var phase: Phase
         /// Connect timeout while awaiting the completion; the cancel guard while cancelling.
@@ -30,15 +34,10 @@ struct Initiator: Sendable {
         var cancelOnStatus: CancelReason?
     }
 
-    /// Links in `.queued`, oldest first.
+    /// Links waiting for their turn, oldest first (urgent ones were put in front).
     private(set) var queue: [LinkID] = []
     /// The one pending LE Create Connection.
     var pending: Attempt?
-    /// The link of an attempt that no link wants any more: its LE Create Connection was sent
-    /// and not yet acknowledged when its link connected through an earlier attempt. It stays
-    /// pending (so no second create goes out) and is cancelled once acknowledged. Link numbers
-    /// start at 1, so no link has this one.
-    static let noLink = LinkID(rawValue: 0)
     /// The controller said Command Disallowed to a create while scanning: from now on scanning
     /// pauses around connection attempts (until the next reset).
     var scanConflictLearned = false
@@ -47,8 +46,6 @@ struct Initiator: Sendable {
     var usesExtendedCommands: Bool?
 
     var nextDeadline: HostTime? { pending?.deadline }
-
-    func isQueued(_ link: LinkID) -> Bool { queue.contains(link) }
 
     mutating func enqueue(_ link: LinkID, atFront: Bool = false) {
         guard !queue.contains(link) else { return }

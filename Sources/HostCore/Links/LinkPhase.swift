@@ -1,0 +1,80 @@
+import Wire
+
+/// Where one link is in its life. The only place a link's state is kept: each case carries what
+/// exists in it (a connection only while connected), so no combination of flags can contradict
+/// another. `LinkTable.transition` is the one function that changes it; the public `LinkState`
+/// is computed from it (`LinkTable.publicState`).
+///
+/// ```
+///  connect ─► queued ─► initiating ─► up ─────────────► closing ──┐
+///               ▲  ▲        │  │        │  (disconnect,             │
+///               │  │        │  │        │   client failed)          │
+///               │  └────────┘  │        └──────── ended ────────────┤
+///               │  controller   └─ failed ─┐                         │
+///               │  lost                    ▼                         ▼
+///               └──────────── backoff(until) ◄── reconnect policy ── ended
+///                                   │                                │
+///                                   └──── no policy / user ───► gone ◄┘
+/// ```
+enum LinkPhase {
+    /// Waiting for the connector to start an attempt (the controller takes one LE Create
+    /// Connection at a time; the kernel backend opens one socket at a time).
+    case queued
+    /// The connector's attempt is under way; `cancelling` once the application gave it up
+    /// (the connector answers with `attemptCancelled`, or with a connection it then closes).
+    case initiating(cancelling: Bool)
+    /// Connected: the connection with its handle, reassembly and GATT client.
+    case up(Connection)
+    /// The connector was asked to close the connection; it stays usable until it has ended.
+    case closing(Connection, CloseReason)
+    /// Waiting for the reconnect backoff to end.
+    case backoff(until: HostTime)
+    /// Ended for good (no reconnect policy, attempts used up, or the application's wish).
+    case gone
+
+    var connection: Connection? {
+        switch self {
+        case let .up(c), let .closing(c, _): return c
+        default: return nil
+        }
+    }
+}
+
+/// Why a connection is being closed.
+enum CloseReason {
+    /// The application asked: no reconnection follows.
+    case user
+    /// The GATT client cannot take the link to ready (ATT timeout, failed discovery): the
+    /// reconnect policy still applies, so a stalled peer gets a fresh connection.
+    case failure(HostError)
+}
+
+/// Everything that moves a link: the application's requests, the connector's answers, the
+/// GATT client, and time.
+enum LinkInput {
+    case connectRequested(LinkPlan)
+    case disconnectRequested
+    case attemptStarted
+    /// `requeueAtOnce`: the peer did nothing wrong (the controller was lost), so the link goes
+    /// back to the queue without backoff.
+    case attemptFailed(HostError, requeueAtOnce: Bool)
+    case attemptCancelled
+    case connected(Connection)
+    case connectionEnded(HCIStatus, requeueAtOnce: Bool)
+    case closeRefused
+    case clientFailed(HostError)
+    case backoffExpired
+}
+
+/// What the link table asks of its host's connector. Requests are queued and pulled
+/// (`LinkTable.pollRequest`), so the connector never runs inside the table's own call.
+public enum ConnectorRequest: Sendable, Equatable {
+    /// Start an attempt for the link (answer: `attemptStarted`, then `connected` or
+    /// `attemptFailed`). `urgent` links go before those already waiting.
+    case start(LinkID, urgent: Bool)
+    /// Give up the link's attempt: drop it from the queue (no answer), or cancel the attempt
+    /// under way (answer: `attemptCancelled`).
+    case cancel(LinkID)
+    /// Close the link's connection (answer: `connectionEnded`, or `closeRefused`).
+    case close(LinkID)
+}

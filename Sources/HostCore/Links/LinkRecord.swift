@@ -1,0 +1,27 @@
+import Wire
+
+/// One peer the application asked for, for its whole life: across attempts, connections and
+/// reconnections it keeps its `LinkID`, its plan and its backoff count. Its state is `phase`.
+final class LinkRecord {
+    let id: LinkID
+    let peer: DeviceAddress
+    var plan: LinkPlan
+    @exclusivity(unchecked) var phase: LinkPhase = .queued
+    /// Attempts and reconnections since the link was last `ready`: the backoff grows with it.
+    var attempts = 0
+    /// The public state last reported in `.linkState`, so a change is reported once.
+    var reported: LinkState = .queued
+
+    init(id: LinkID, peer: DeviceAddress, plan: LinkPlan) {
+        self.id = id
+        self.peer = peer
+        self.plan = plan
+    }
+
+    /// Whether the plan's policy allows one more attempt.
+    var mayRetry: Bool {
+        guard let policy = plan.reconnect else { return false }
+        if let max = policy.maximumAttempts { return attempts < max }
+        return true
+    }
+}

@@ -1,0 +1,240 @@
+import Wire
+
+/// Every link the application asked for, the one part of the host both backends share: IDs,
+/// plans, backoff, each link's state (`LinkPhase`), its connection and GATT client, and the
+/// events the application sees about them. How a link is made, unmade and carried is the
+/// connector's business — the HCI host's initiator and Disconnect, or the kernel host's L2CAP
+/// sockets — and the table asks for it through `ConnectorRequest`s the host pulls.
+///
+/// Inputs come from the application (`connect`, `disconnect`, `perform`), from the connector
+/// (`attemptStarted`, `connected`, `connectionEnded` …) and from time; all go through
+/// `transition`. Outputs are pulled: events (`pollEvent`), connector requests (`pollRequest`),
+/// ATT PDUs for the peers (`pollATT`). Single-threaded and sans-I/O, like the hosts that own it.
+public final class LinkTable {
+    /// Every link ever asked for, in creation order (deterministic iteration).
+    var list: [LinkRecord] = []
+    var byID: [LinkID: LinkRecord] = [:]
+    private var nextLinkNumber: UInt32 = 1
+    private var nextOperationNumber: UInt64 = 1
+    /// Largest L2CAP payload a connection's reassembler accepts.
+    let maximumPayload: Int
+    /// The ATT_MTU a connection's client may use at most (the kernel's L2CAP MTUs), per link.
+    @exclusivity(unchecked) var events = EventQueue()
+    private var requests: [ConnectorRequest] = []
+    private var requestHead = 0
+    private var outgoing: [(link: LinkID, pdu: [UInt8])] = []
+    private var outgoingHead = 0
+
+    /// `maximumPayload`: the largest L2CAP payload a connection's reassembler takes (HCI only).
+    public init(maximumPayload: Int = 1024) {
+        self.maximumPayload = maximumPayload
+    }
+
+    // MARK: Application side
+
+    /// A link for `peer`, driven from connection to `ready` by `plan`. Asking again for a peer
+    /// whose link is alive returns that link; for one that is gone, the same link starts over
+    /// with the new plan.
+    func connect(to peer: DeviceAddress, plan: LinkPlan, at now: HostTime) -> LinkID {
+        if let existing = list.first(where: { $0.peer == peer }) {
+            transition(existing, .connectRequested(plan), at: now)
+            return existing.id
+        }
+        let id = LinkID(rawValue: nextLinkNumber)
+        nextLinkNumber &+= 1
+        let record = LinkRecord(id: id, peer: peer, plan: plan)
+        list.append(record)
+        byID[id] = record
+        events.append(.linkState(id, .queued))
+        request(.start(id, urgent: false))
+        return id
+    }
+
+    /// Ends a link for good: its attempt is given up or its connection closed, and
+    /// `.disconnected(link, reason:, willReconnect: false)` follows.
+    func disconnect(_ id: LinkID, at now: HostTime) {
+        guard let record = byID[id] else {
+            warn("disconnect: no such link \(id)")
+            return
+        }
+        transition(record, .disconnectRequested, at: now)
+    }
+
+    /// Runs a GATT operation on a connected link; `.operationCompleted(id, …)` follows (for a
+    /// link that is not connected, at once).
+    func perform(_ operation: GATTOperation, on id: LinkID, at now: HostTime) -> OperationID {
+        let op = OperationID(rawValue: nextOperationNumber)
+        nextOperationNumber &+= 1
+        guard let record = byID[id] else {
+            events.append(.operationCompleted(op, .failure(.notFound("no link \(id)"))))
+            return op
+        }
+        guard let connection = record.phase.connection else {
+            events.append(.operationCompleted(op, .failure(.invalidState("\(id) is not connected (\(record.reported.rawValue))"))))
+            return op
+        }
+        connection.client.perform(operation, id: op, at: now)
+        return op
+    }
+
+    func state(of id: LinkID) -> LinkState? {
+        byID[id].map(publicState)
+    }
+
+    func record(_ id: LinkID) -> LinkRecord? { byID[id] }
+
+    // MARK: Time
+
+    var nextDeadline: HostTime? {
+        var d: HostTime?
+        for record in list {
+            switch record.phase {
+            case let .backoff(until):
+                d = min(d ?? until, until)
+            case let .up(c), let .closing(c, _):
+                if let cd = c.client.nextDeadline { d = min(d ?? cd, cd) }
+            default:
+                break
+            }
+        }
+        return d
+    }
+
+    func advanceTime(to now: HostTime) {
+        for record in list {
+            switch record.phase {
+            case let .backoff(until) where until <= now:
+                transition(record, .backoffExpired, at: now)
+            case let .up(c), let .closing(c, _):
+                if let d = c.client.nextDeadline, d <= now { c.client.advanceTime(to: now) }
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: Connector side
+
+    func attemptStarted(_ id: LinkID, at now: HostTime) {
+        input(id, .attemptStarted, at: now)
+    }
+
+    func attemptFailed(_ id: LinkID, error: HostError, requeueAtOnce: Bool = false, at now: HostTime) {
+        input(id, .attemptFailed(error, requeueAtOnce: requeueAtOnce), at: now)
+    }
+
+    func attemptCancelled(_ id: LinkID, at now: HostTime) {
+        input(id, .attemptCancelled, at: now)
+    }
+
+    /// The attempt connected. `mtuLimit` is the largest ATT_MTU the bearer carries (the kernel's
+    /// L2CAP MTUs); nil when only ATT limits it. Returns the connection (for the data path).
+    @discardableResult
+    func connected(_ id: LinkID, info: ConnectionInfo, mtuLimit: UInt16? = nil, at now: HostTime) -> Connection? {
+        guard let record = byID[id] else { return nil }
+        var plan = record.plan
+        if let limit = mtuLimit, limit >= ATTBearer.defaultMTU, let wanted = plan.mtu { plan.mtu = min(wanted, limit) }
+        let connection = Connection(info: info, client: GATTClient(link: id, plan: plan, output: self),
+                                    maximumPayload: maximumPayload)
+        transition(record, .connected(connection), at: now)
+        return record.phase.connection === connection ? connection : nil
+    }
+
+    func connectionEnded(_ id: LinkID, reason: HCIStatus, requeueAtOnce: Bool = false, at now: HostTime) {
+        input(id, .connectionEnded(reason, requeueAtOnce: requeueAtOnce), at: now)
+    }
+
+    func closeRefused(_ id: LinkID, at now: HostTime) {
+        input(id, .closeRefused, at: now)
+    }
+
+    private func input(_ id: LinkID, _ input: LinkInput, at now: HostTime) {
+        guard let record = byID[id] else { return }
+        transition(record, input, at: now)
+    }
+
+    // MARK: Outputs
+
+    func pollEvent() -> HostEvent? { events.pop() }
+
+    func pollRequest() -> ConnectorRequest? {
+        guard requestHead < requests.count else { return nil }
+        let r = requests[requestHead]
+        requestHead += 1
+        if requestHead == requests.count {
+            requests.removeAll(keepingCapacity: true)
+            requestHead = 0
+        }
+        return r
+    }
+
+    /// The next ATT PDU a GATT client wants sent, with its link.
+    func pollATT() -> (link: LinkID, pdu: [UInt8])? {
+        guard outgoingHead < outgoing.count else { return nil }
+        let o = outgoing[outgoingHead]
+        outgoingHead += 1
+        if outgoingHead == outgoing.count {
+            outgoing.removeAll(keepingCapacity: true)
+            outgoingHead = 0
+        }
+        return o
+    }
+
+    var hasOutgoingATT: Bool { outgoingHead < outgoing.count }
+    var hasRequests: Bool { requestHead < requests.count }
+
+    func request(_ r: ConnectorRequest) {
+        requests.append(r)
+    }
+
+    func warn(_ message: String, _ bytes: ArraySlice<UInt8> = []) {
+        events.append(.warning(HostWarning(message, bytes: Array(bytes))))
+    }
+
+    // MARK: State, for the application
+
+    /// The one place the public state is computed from a link's phase (while connected, the
+    /// GATT client's plan says how far it got).
+    func publicState(_ record: LinkRecord) -> LinkState {
+        switch record.phase {
+        case .queued: return .queued
+        case .initiating: return .initiating
+        case let .up(c), let .closing(c, _): return c.client.state
+        case .backoff: return .waitingToReconnect
+        case .gone: return .disconnected
+        }
+    }
+
+    /// Reports the public state when it changed; a link that reaches `ready` starts its backoff
+    /// count from scratch.
+    func reportState(_ record: LinkRecord) {
+        let state = publicState(record)
+        guard state != record.reported else { return }
+        record.reported = state
+        if state == .ready { record.attempts = 0 }
+        events.append(.linkState(record.id, state))
+    }
+}
+
+extension LinkTable: GATTClientOutput {
+    func sendATT(_ pdu: [UInt8], on link: LinkID) {
+        outgoing.append((link, pdu))
+    }
+
+    /// A peer that says its database changed (Service Changed, or a Database Hash that differs)
+    /// loses its cached database at once: the client hands a database back at `linkDown` only
+    /// once it has one again, so a link that drops before rediscovery ends would otherwise
+    /// reconnect with the stale cache — and trust it, when the peer has no hash to check.
+    func deliver(_ event: HostEvent) {
+        if case let .databaseChanged(id) = event { byID[id]?.plan.cachedDatabase = nil }
+        events.append(event)
+    }
+
+    func clientStateChanged(_ link: LinkID) {
+        if let record = byID[link] { reportState(record) }
+    }
+
+    func clientFailed(_ link: LinkID, error: HostError, at now: HostTime) {
+        input(link, .clientFailed(error), at: now)
+    }
+}

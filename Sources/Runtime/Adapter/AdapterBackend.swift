@@ -1,0 +1,57 @@
+import HostCore
+
+/// Who keeps an `hciN` adapter: rtstack alone, through the HCI user channel (its own HCI,
+/// L2CAP and ATT: `HCIHost`), or the kernel, shared with bluetoothd (the management channel and
+/// one L2CAP socket per link: `KernelHost`). Serial, TCP and replay adapters have no kernel host
+/// stack and always use the HCI backend.
+public enum AdapterBackend: String, Sendable, Hashable, CaseIterable {
+    case userChannel = "user-channel"
+    case kernel
+}
+
+/// Why an adapter could not be opened.
+public enum AdapterOpenError: Error, Sendable, CustomStringConvertible {
+    case transport(TransportError)
+    case kernel(KernelAdapterProblem)
+    /// `--backend kernel` asked of an adapter that is not a kernel one.
+    case notAKernelAdapter(AdapterSpec)
+
+    public var description: String {
+        switch self {
+        case .transport(let e): return e.description
+        case .kernel(let p): return p.description
+        case .notAKernelAdapter(let spec): return "\(spec) is not a kernel adapter (hciN): it has no kernel host stack"
+        }
+    }
+}
+
+extension AdapterSpec {
+    /// Opens the adapter's I/O for `backend` on the calling thread, so that failures reach the
+    /// caller at once; hand the result to an `EventLoop<AdapterDriver>`. The tap's sinks are
+    /// made here too.
+    public func open(backend: AdapterBackend, configuration: HostConfiguration, security: KernelSecurityLevel? = nil,
+                     sinks: [any PacketSinkFactory] = []) throws(AdapterOpenError) -> any AdapterIO {
+        switch backend {
+        case .userChannel:
+            let transport: any HCITransport
+            do throws(TransportError) {
+                transport = try openTransport()
+            } catch {
+                throw .transport(error)
+            }
+            return HCITransportIO(transport: transport, configuration: configuration, tap: PacketTap.make(sinks))
+        case .kernel:
+            guard case .hciSocket(let index) = self else { throw .notAKernelAdapter(self) }
+            do throws(KernelAdapterProblem) {
+                try KernelAdapterCheck.check(index: index)
+            } catch {
+                throw .kernel(error)
+            }
+            do throws(HCISocketError) {
+                return try KernelSocketsIO(index: index, security: security, tap: PacketTap.make(sinks))
+            } catch {
+                throw .kernel(.management(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Testing
+import HostCore
+import Runtime
+@testable import RTStackCLI
+
+/// The host core and the Runtime report causes; the CLI says what to do about each.
+@Suite struct AdapterAdviceTests {
+    @Test func aRefusedPowerOnNamesTheCapabilityAndTheSetcapLine() {
+        let text = AdapterAdvice.text(for: HostError.adapter("hci0", .permissionDenied(.setPowered)))
+        #expect(text.hasPrefix("hci0: Set Powered failed: Permission Denied (0x14)"), "\(text)")
+        #expect(text.contains("CAP_NET_ADMIN"))
+        #expect(text.contains("sudo setcap cap_net_admin,cap_net_raw+ep"))
+    }
+
+    @Test func rfkillGetsTheUnblockCommandAndAHardBlockSaysItCannotHelp() {
+        let soft = AdapterAdvice.text(for: AdapterOpenError.kernel(.rfkillBlocked(index: 0, hard: false)))
+        #expect(soft.contains("soft block") && soft.contains("rfkill unblock bluetooth"), "\(soft)")
+        #expect(!soft.contains("cannot lift"))
+        let hard = AdapterAdvice.text(for: CentralError.unavailable(.kernel(.rfkillBlocked(index: 0, hard: true))))
+        #expect(hard.contains("hard block") && hard.contains("cannot lift"), "\(hard)")
+        let blocked = AdapterAdvice.text(for: HostError.adapter("hci1", .rfkillBlocked))
+        #expect(blocked.contains("rfkill unblock bluetooth"))
+    }
+
+    @Test func anAdapterThatDidNotComeBackSaysHowToPowerIt() {
+        let text = AdapterAdvice.text(for: CentralError.host(.adapter("hci0", .poweredOff)))
+        #expect(text.contains("powered off and did not come back") && text.contains("power on"), "\(text)")
+    }
+
+    @Test func otherErrorsPassThroughUnchanged() {
+        let e = HostError.attTimeout(request: 0x0A)
+        #expect(AdapterAdvice.text(for: e) == e.description)
+    }
+}
