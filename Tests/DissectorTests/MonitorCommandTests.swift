@@ -1,6 +1,6 @@
 import Testing
 import Foundation
-import RTStackCLI
+@testable import RTStackCLI
 import Capture
 import Dissector
 import Wire
@@ -146,9 +146,10 @@ import Runtime
     }
 
     @Test func monitorChannelPermissionErrorNamesCapNetRaw() {
-        let e = HCISocketError(index: nil, operation: .monitor, errno: EPERM)
-        #expect(e.description.contains("CAP_NET_RAW"))
-        #expect(e.description.contains("sudo setcap cap_net_raw+ep $(which rtstack)"))
-        #expect(!e.description.contains("user channel needs"))
+        let text = AdapterAdvice.text(for: HCISocketError(index: nil, operation: .monitor, errno: EPERM))
+        #expect(text.hasPrefix("Bluetooth: permission denied"), "\(text)")
+        #expect(text.contains("the HCI monitor channel needs CAP_NET_RAW"))
+        #expect(text.contains("sudo setcap cap_net_raw+ep $(which rtstack)"))
+        #expect(!text.contains("user channel needs"))
     }
 }

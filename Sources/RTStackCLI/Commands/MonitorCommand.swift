@@ -130,7 +130,7 @@ enum MonitorCommand {
             do {
                 socket = try HCIMonitorSocket()
             } catch {
-                console.err.line("rtstack: \(error.description)")
+                console.err.line("rtstack: " + AdapterAdvice.text(for: error))
                 return .adapter
             }
             for c in HCIAdapters.openLEConnections() {
@@ -171,7 +171,7 @@ enum MonitorCommand {
                 do {
                     received = try socket.receive()
                 } catch {
-                    console.err.line("rtstack: \(error.description)")
+                    console.err.line("rtstack: " + AdapterAdvice.text(for: error))
                     return false
                 }
                 switch received {
