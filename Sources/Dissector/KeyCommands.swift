@@ -74,7 +74,7 @@ enum KeyCommands {
             return Hex.number((UInt16(value[b]) | UInt16(value[b + 1]) << 8) & 0x0FFF, width: 4)
         case ("Encrypted diversifier", 2):
             return Hex.number(UInt16(value[b]) | UInt16(value[b + 1]) << 8, width: 4)
-        case (_, 6) where name.contains("ADDR") || name.contains("address"):
+        case (_, 6) where name.containsText("ADDR") || name.containsText("address"):
             return BDAddress(littleEndian: value)?.string ?? Hex.spaced(value)
         default:
             return Hex.spaced(value)
