@@ -6,13 +6,7 @@ import Wire
 /// (§4.8.5) against `FakeATTServer`'s heart-rate database: 0x0003 Device Name ("rtstack HR"),
 /// 0x0005 Appearance (41 03), 0x0011 Body Sensor Location (01), 0x0016 Battery Level (87).
 @Suite struct GATTReadMultipleTests {
-    private func harness(_ configure: (FakeATTServer) -> Void = { _ in }) -> GATTHarness {
-        let server = GATTFixtures.heartRateServer()
-        configure(server)
-        let h = GATTHarness(server: server)
-        h.linkUp()
-        return h
-    }
+    private func harness(_ configure: (FakeATTServer) -> Void = { _ in }) -> GATTHarness { .heartRate(configure) }
 
     private func values(_ h: GATTHarness, _ id: OperationID) -> [(handle: UInt16, value: [UInt8])]? {
         if case let .success(.values(v))? = h.result(id) { return v }

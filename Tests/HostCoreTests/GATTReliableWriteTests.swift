@@ -8,13 +8,7 @@ import Wire
     /// One value of a reliable write.
     private func W(_ handle: UInt16, _ value: [UInt8]) -> (handle: UInt16, value: [UInt8]) { (handle, value) }
 
-    private func harness(_ configure: (FakeATTServer) -> Void = { _ in }) -> GATTHarness {
-        let server = GATTFixtures.heartRateServer()
-        configure(server)
-        let h = GATTHarness(server: server)
-        h.linkUp()
-        return h
-    }
+    private func harness(_ configure: (FakeATTServer) -> Void = { _ in }) -> GATTHarness { .heartRate(configure) }
 
     /// (handle, offset, part length) of each Prepare Write Request the server received.
     private func prepares(_ h: GATTHarness) -> [[Int]] {

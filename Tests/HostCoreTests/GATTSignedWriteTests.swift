@@ -11,11 +11,7 @@ import Wire
         ATTSignedWrite(handle: handle, value: value[...], authenticationSignature: ArraySlice(1...12))
     }
 
-    private func harness() -> GATTHarness {
-        let h = GATTHarness(server: GATTFixtures.heartRateServer())
-        h.linkUp()
-        return h
-    }
+    private func harness() -> GATTHarness { .heartRate() }
 
     @Test func sendsTheCommandAndCompletesAtOnce() {
         let h = harness()

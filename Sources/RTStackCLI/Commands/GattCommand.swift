@@ -36,23 +36,20 @@ enum GattCommand {
         return await runCentralCommand(args, console) { cmd in
             let address = try await cmd.resolve(target)
             let p = try await cmd.connect(address)
-            if !selection.isEverything {
+            let json: String, text: String
+            if selection.isEverything {
+                let db = try await p.discover()
+                let values = args.flag("no-values") ? [:] : await readValues(db.services.flatMap(\.characteristics), p)
+                (json, text) = (treeJSON(db, values), treeText(db, values, peer: address))
+            } else {
                 let sections = try await selection.explore(p)
                 let values = args.flag("no-values") ? [:] : await readValues(sections.flatMap { $0.characteristics ?? [] }, p)
-                if args.flag("json") {
-                    console.out.line(sectionsJSON(sections, values))
-                } else {
-                    console.out.write(sectionsText(sections, values, peer: address))
-                }
-                await p.disconnect()
-                return .success
+                (json, text) = (sectionsJSON(sections, values), sectionsText(sections, values, peer: address))
             }
-            let db = try await p.discover()
-            let values = args.flag("no-values") ? [:] : await readValues(db.services.flatMap(\.characteristics), p)
             if args.flag("json") {
-                console.out.line(treeJSON(db, values))
+                console.out.line(json)
             } else {
-                console.out.write(treeText(db, values, peer: address))
+                console.out.write(text)
             }
             await p.disconnect()
             return .success
