@@ -1,4 +1,4 @@
-// libFuzzer harness: the whole host core (HostCore.Host) fed arbitrary packet sequences after a
+// libFuzzer harness: the whole host core over HCI (HostCore.HCIHost) fed arbitrary packet sequences after a
 // normal connection.
 //
 // Each run brings a Host up on a scripted controller (bring-up answered, LE Create Connection
@@ -124,8 +124,8 @@ private struct BearerModel {
     var mtu = 23
 }
 
-private final class ScriptedController: HostSink {
-    weak var host: Host?
+private final class ScriptedController {
+    weak var host: HCIHost?
     let configuration: HostConfiguration
     let aclDataLength: UInt16
     let aclCount: UInt8
@@ -157,7 +157,15 @@ private final class ScriptedController: HostSink {
         fatalError("step \(step): \(message)")
     }
 
-    // MARK: HostSink
+    // MARK: The host's outputs
+
+    /// Pulls everything the host has to send and to say, as the runtime's loop does after
+    /// every input: the model sees each packet before the next input reaches the host.
+    func pump() {
+        guard let host else { return }
+        while let p = host.pollTransmit(at: now) { send(p) }
+        while let e = host.pollEvent() { deliver(e) }
+    }
 
     func send(_ packet: HCIPacket) {
         trace("  host → " + describe(packet))
@@ -375,6 +383,7 @@ private final class ScriptedController: HostSink {
         default: break
         }
         host?.receive(packet, at: now)
+        pump()
     }
 
     func emit(_ event: HCIEvent) {
@@ -495,7 +504,7 @@ private final class ScriptedController: HostSink {
 
 // MARK: - Invariants
 
-private func checkInvariants(_ host: Host, _ controller: ScriptedController) {
+private func checkInvariants(_ host: HCIHost, _ controller: ScriptedController) {
     func fail(_ message: String) -> Never { controller.fail(message) }
     if host.aclCreditsInUse < 0 || host.aclCreditsInUse > host.aclCreditCapacity {
         fail("ACL credits in use \(host.aclCreditsInUse) outside 0…\(host.aclCreditCapacity)")
@@ -523,7 +532,7 @@ private func checkInvariants(_ host: Host, _ controller: ScriptedController) {
 
 // MARK: - Steps
 
-private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: Host, controller c: ScriptedController,
+private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: HCIHost, controller c: ScriptedController,
                      userOperationsAllowed: Bool) {
     let p = op >> 4
     let handles = c.connectedHandles
@@ -602,7 +611,7 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: Host, controll
         // Application: connect to one of four peers with one of four plans.
         guard userOperationsAllowed else { return }
         c.userOperations += 1
-        host.connect(to: peers[Int(p & 3)], plan: plan(p >> 2), at: c.now)
+        _ = host.connect(to: peers[Int(p & 3)], plan: plan(p >> 2), at: c.now)
     case 12:
         // Application: disconnect or cancel a link; scan on or off.
         guard userOperationsAllowed else { return }
@@ -625,20 +634,27 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: Host, controll
         let link = links[Int(input.u8()) % links.count].id
         let handle = input.u16()
         let operation: GATTOperation
-        switch p % 11 {
+        switch p % 13 {
         case 0: operation = .read(handle: handle)
         case 1: operation = .readLong(handle: handle)
         case 2: operation = .write(handle: handle, value: input.chunk())
         case 3: operation = .writeWithoutResponse(handle: handle, value: input.chunk())
         case 4: operation = .writeLong(handle: handle, value: input.chunk16(limit: 600))
-        case 5: operation = .setNotifications(valueHandle: handle, mode: [.off, .notify, .indicate, .automatic][Int(input.u8() & 3)])
+        case 5:
+            let mode = Int(input.u8() & 3)
+            operation = mode == 0 ? .unsubscribe(valueHandle: handle)
+                : .subscribe(valueHandle: handle, mode: [.notify, .indicate, .automatic][mode - 1])
         case 6: operation = .discoverAll
         case 7: operation = .exchangeMTU(input.u16())
         case 8:
             let end = input.u16()
             operation = .readByType(BluetoothUUID(input.u16()), range: min(handle, end)...max(handle, end))
         case 9: operation = .discoverPrimaryServices(handle & 1 == 0 ? nil : heartRateService)
-        default: operation = .read(handle: handle)
+        case 10: operation = .readMultiple(handles: [handle, input.u16()])
+        case 11:
+            operation = .readMultipleVariable(handles: [handle, input.u16(), input.u16()],
+                                              when: input.u8() & 1 == 0 ? .always : .ifServerSupportsEATT, fallback: input.u8() & 1 == 0)
+        default: operation = .reliableWrite([(handle, input.chunk()), (input.u16(), input.chunk())])
         }
         host.perform(operation, on: link, at: c.now)
     case 14:
@@ -668,14 +684,16 @@ public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let configuration = HostConfiguration(ownAddress: .randomStatic(ownAddress))
     let controller = ScriptedController(configuration: configuration, aclDataLength: bigBuffers ? 251 : 27,
                                         aclCount: bigBuffers ? 3 : 8, extended: extended)
-    let host = Host(configuration: configuration, sink: controller)
+    let host = HCIHost(configuration: configuration)
     controller.host = host
 
     // A normal start: bring-up, one connection, the MTU exchange answered.
     host.start(at: 0)
+    controller.pump()
     controller.answerAll()
     guard host.isReady else { fatalError("bring-up did not finish") }
-    host.connect(to: peers[0], plan: plan(setup >> 4), at: controller.now)
+    _ = host.connect(to: peers[0], plan: plan(setup >> 4), at: controller.now)
+    controller.pump()
     controller.answerAll()
     controller.connectionComplete(peer: peers[0].address, handle: firstHandle)
     controller.answerAll()
@@ -696,9 +714,11 @@ public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                 controller.now &+= dt
                 controller.expire(at: controller.now)
                 host.advanceTime(to: controller.now)
+                controller.pump()
                 checkInvariants(host, controller)
             }
             runStep(op, &script, host: host, controller: controller, userOperationsAllowed: pass == 0)
+            controller.pump()
             checkInvariants(host, controller)
         }
     }
