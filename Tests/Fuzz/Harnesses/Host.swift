@@ -146,11 +146,25 @@ private final class ScriptedController {
     var inbound: [UInt16: ACLReassembler] = [:]
     var userOperations = 0
 
+    /// What the controller says at bring-up: buffers and extended commands as the setup byte says.
+    let profile: ControllerProfile
+
     init(configuration: HostConfiguration, aclDataLength: UInt16, aclCount: UInt8, extended: Bool) {
         self.configuration = configuration
         self.aclDataLength = aclDataLength
         self.aclCount = aclCount
         self.extended = extended
+        var p = ControllerProfile()
+        p.hciVersion = 0x0C
+        p.publicAddress = BDAddress(bigEndian: [0, 0x1B, 0xDC, 0, 0, 1]) ?? .zero
+        p.supportedCommands = [UInt8](repeating: extended ? 0xFF : 0x3F, count: 64)
+        p.leFeatures = extended ? [.leEncryption, .leExtendedAdvertising] : [.leEncryption]
+        p.leBufferLength = aclDataLength
+        p.leBufferCount = aclCount
+        p.sharedBufferLength = aclDataLength
+        p.sharedBufferCount = UInt16(aclCount)
+        p.leStates = LESupportedStates(rawValue: extended ? 0x0000_03FF_FFFF_FFFF : 0x0000_0000_0000_FFFF)
+        profile = p
     }
 
     func fail(_ message: String) -> Never {
@@ -435,36 +449,11 @@ private final class ScriptedController {
             }
             return
         }
+        if let info = profile.answer(op, credits: credits) {
+            emit(info)
+            return
+        }
         switch op {
-        case .readLocalVersionInformation:
-            complete(op, ReadLocalVersionInformation.ReturnParameters(
-                hciVersion: 0x0C, hciSubversion: 1, lmpVersion: 0x0C, companyIdentifier: 0xFFFF, lmpSubversion: 2).encoded,
-                     credits: credits)
-        case .readLocalSupportedCommands:
-            complete(op, ReadLocalSupportedCommands.ReturnParameters(
-                supportedCommands: HCISupportedCommands(octets: [UInt8](repeating: extended ? 0xFF : 0x3F, count: 64))).encoded,
-                     credits: credits)
-        case .readLocalSupportedFeatures:
-            complete(op, ReadLocalSupportedFeatures.ReturnParameters(lmpFeatures: 1 << 37 | 1 << 38).encoded, credits: credits)
-        case .readBDADDR:
-            complete(op, ReadBDADDR.ReturnParameters(bdAddress: BDAddress(bigEndian: [0, 0x1B, 0xDC, 0, 0, 1]) ?? .zero).encoded,
-                     credits: credits)
-        case .leReadLocalSupportedFeatures:
-            complete(op, LEReadLocalSupportedFeatures.ReturnParameters(
-                leFeatures: extended ? [.leEncryption, .leExtendedAdvertising] : [.leEncryption]).encoded, credits: credits)
-        case .leReadBufferSize:
-            complete(op, LEReadBufferSize.ReturnParameters(leACLDataPacketLength: aclDataLength,
-                                                           totalNumLEACLDataPackets: aclCount).encoded, credits: credits)
-        case .readBufferSize:
-            complete(op, ReadBufferSize.ReturnParameters(aclDataPacketLength: aclDataLength, synchronousDataPacketLength: 0,
-                                                         totalNumACLDataPackets: UInt16(aclCount),
-                                                         totalNumSynchronousDataPackets: 0).encoded, credits: credits)
-        case .leReadSupportedStates:
-            complete(op, LEReadSupportedStates.ReturnParameters(
-                leStates: LESupportedStates(rawValue: extended ? 0x0000_03FF_FFFF_FFFF : 0x0000_0000_0000_FFFF)).encoded,
-                     credits: credits)
-        case .leReadFilterAcceptListSize:
-            complete(op, LEReadFilterAcceptListSize.ReturnParameters(filterAcceptListSize: 16).encoded, credits: credits)
         case .leCreateConnection, .leExtendedCreateConnection, .leConnectionUpdate, .leReadRemoteFeatures,
              .readRemoteVersionInformation:
             status(op, credits: credits)
