@@ -76,6 +76,14 @@ extension HCIHost {
                     warn("Disconnect of unwanted connection \(Hex.number(handle, width: 4)) failed: \(status)")
                 }
             }
+        case let .enableEncryption(id):
+            enableEncryptionAnswered(id, status: status, handle: answer.command.connectionHandle, at: now)
+        case let .readEncryptionKeySize(id):
+            encryptionKeySizeAnswered(id, answer: answer, at: now)
+        case .longTermKeyNegativeReply:
+            if !status.isSuccess { warn("LE Long Term Key Request Negative Reply failed: \(status)") }
+        case .privacy:
+            privacyAnswered(answer, at: now)
         case let .connectionUpdate(id):
             guard !status.isSuccess else { break }
             warn("LE Connection Update on \(id) failed: \(status)")

@@ -235,8 +235,12 @@ extension HCIHost {
                                   latency: e.peripheralLatency, supervisionTimeout: e.supervisionTimeout)
         // The handle is known to the data path and ACL before the client's first PDU is queued.
         acl.open(handle)
-        if let connection = linkTable.connected(id, info: info, at: now) {
+        let linkPeer = linkTable.record(id)?.peer ?? e.peer
+        let (security, holdPlan) = securityForNewConnection(peer: e.peer, linkPeer: linkPeer, at: now)
+        if let connection = linkTable.connected(id, info: info, holdPlan: holdPlan, at: now) {
             connections[handle] = connection
+            connection.security = security
+            serviceSecurity(connection, at: now)
         } else {
             acl.close(handle)
             dropStray(handle)
@@ -263,7 +267,9 @@ extension HCIHost {
         let id = connection.link
         connections[handle] = nil
         acl.close(handle)
-        commands.removeWaiting { $0 == .disconnect(id) || $0 == .connectionUpdate(id) }
+        connection.security?.linkDown()
+        commands.removeWaiting { $0 == .disconnect(id) || $0 == .connectionUpdate(id) || $0 == .enableEncryption(id)
+            || $0 == .readEncryptionKeySize(id) }
         disconnectSent.remove(id)
         linkTable.connectionEnded(id, reason: reason, requeueAtOnce: requeueAtOnce, at: now)
     }

@@ -24,8 +24,15 @@ extension HCIHost {
             warn("the controller reports Data Buffer Overflow (\(e.summary)): it dropped data", bytes)
         case let .le(le):
             handleLE(le, at: now)
-        case .encryptionChangeV1, .encryptionChangeV2, .encryptionKeyRefreshComplete,
-             .readRemoteVersionInformationComplete, .leUnknown, .unknown:
+        case let .encryptionChangeV1(e):
+            encryptionEvent(handle: e.connectionHandle, status: e.status, enabled: e.encryptionEnabled.isOn, keySize: nil,
+                            at: now)
+        case let .encryptionChangeV2(e):
+            encryptionEvent(handle: e.connectionHandle, status: e.status, enabled: e.encryptionEnabled.isOn,
+                            keySize: e.encryptionKeySize, at: now)
+        case let .encryptionKeyRefreshComplete(e):
+            encryptionEvent(handle: e.connectionHandle, status: e.status, enabled: true, keySize: nil, at: now)
+        case .readRemoteVersionInformationComplete, .leUnknown, .unknown:
             // Nothing the host acts on; vendor events in particular are none of its business.
             break
         }
@@ -52,7 +59,9 @@ extension HCIHost {
             c.info.interval = e.connectionInterval
             c.info.latency = e.peripheralLatency
             c.info.supervisionTimeout = e.supervisionTimeout
-        case .readRemoteFeaturesComplete, .longTermKeyRequest, .remoteConnectionParameterRequest,
+        case let .longTermKeyRequest(e):
+            longTermKeyRequested(handle: e.connectionHandle)
+        case .readRemoteFeaturesComplete, .remoteConnectionParameterRequest,
              .dataLengthChange, .directedAdvertisingReport, .phyUpdateComplete, .channelSelectionAlgorithm:
             break
         }

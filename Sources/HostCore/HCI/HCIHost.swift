@@ -43,6 +43,8 @@ public final class HCIHost: Host {
     /// The latest time any input carried: outputs are never stamped before the input that
     /// caused them, even when a caller pulls with an older clock.
     var clock: HostTime = 0
+    /// Bonds, throttle and settings shared by every link's security.
+    var securityContext: SecurityContext
     /// Sees every complete inbound ATT PDU before the GATT client does (tests only).
     var attObserver: ((LinkID, ArraySlice<UInt8>) -> Void)?
 
@@ -53,6 +55,7 @@ public final class HCIHost: Host {
         self.configuration = configuration
         linkTable = LinkTable(maximumPayload: configuration.maximumInboundL2CAPPayload)
         bringUp = ControllerBringUp(configuration: configuration)
+        securityContext = SecurityContext(settings: configuration.security)
     }
 
     // MARK: Driving
@@ -104,6 +107,7 @@ public final class HCIHost: Host {
         if let i = initiator.nextDeadline { d = min(d ?? i, i) }
         if phase == .ready, let r = scanner.retryAt { d = min(d ?? r, r) }
         if let l = linkTable.nextDeadline { d = min(d ?? l, l) }
+        if let s = securityDeadline { d = min(d ?? s, s) }
         return d
     }
 
@@ -116,6 +120,7 @@ public final class HCIHost: Host {
         }
         initiatorTimer(at: now)
         linkTable.advanceTime(to: now)
+        advanceSecurity(to: now)
         reconcileScanner(at: now)
         serviceLinks(at: now)
     }
@@ -204,6 +209,8 @@ public final class HCIHost: Host {
                 cancelAttempt(id, at: now)
             case let .close(id):
                 closeConnection(id)
+            case let .secure(id, error):
+                raiseSecurity(id, after: error, at: now)
             }
         }
         pumpInitiator(at: now)

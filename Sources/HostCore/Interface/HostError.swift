@@ -27,6 +27,8 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidState(String)
     /// The adapter the kernel keeps (`--backend kernel`) failed; names the adapter and the cause.
     case adapter(String, AdapterFailure)
+    /// The link could not be secured as it must be (pairing or encryption failed).
+    case security(SecurityFailure)
 
     public var description: String {
         switch self {
@@ -54,6 +56,8 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
             return "not possible now: \(s)"
         case let .adapter(name, failure):
             return "\(name): \(failure)"
+        case let .security(failure):
+            return failure.description
         }
     }
 }

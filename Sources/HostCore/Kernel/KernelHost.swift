@@ -308,6 +308,8 @@ public final class KernelHost: Host {
                     closeChannel(id)
                     linkTable.connectionEnded(id, reason: .connectionTerminatedByLocalHost, at: now)
                 }
+            case let .secure(id, error):
+                raiseSecurity(id, after: error, at: now)
             }
         }
         if changed { reconcile(at: now) }
