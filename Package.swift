@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "RunTracker", dependencies: ["Wire", "HostCore", "Sensors"]),
         .target(name: "SecurityCrypto", dependencies: ["HostCore", "Wire", "CNettle"],
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
-        .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
+        .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "SecurityCrypto", "CBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
         // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack

@@ -67,8 +67,9 @@ struct LinkSecurity {
     private var smp: PairingInitiator?
     /// The bond's key was tried on this link (it is not tried twice).
     private var bondTried = false
-    /// A pairing completed on this link (what `fresh` needs).
-    private var pairedHere = false
+    /// A pairing completed on this link (what `fresh` needs), and its result.
+    private var pairedHere: Bool { pairing != nil }
+    private var pairing: PairingResult?
 
     /// Who waits, and for what.
     private var gate: (need: SecurityNeed, strict: Bool)?
@@ -122,6 +123,13 @@ struct LinkSecurity {
 
     /// The application wants `need` (`rtstack pair`).
     mutating func applicationWants(_ need: SecurityNeed, context ctx: inout SecurityContext, at now: HostTime) {
+        if met(need) {
+            // Already there (the peer's Security Request, or the level the link had to have,
+            // may have paired first): say so, with the pairing when one ran on this link.
+            if let p = pairing { emit(.paired(p)) }
+            emit(.encrypted(level: level, keySize: keySize, withBond: !pairedHere))
+            return
+        }
         application = need
         advance(&ctx, at: now)
     }
@@ -253,6 +261,11 @@ struct LinkSecurity {
     private func makeInitiator(level: SecurityLevel, _ ctx: SecurityContext) -> PairingInitiator {
         var configuration = ctx.settings.pairing
         configuration.securityLevel = level
+        if var identity = configuration.localIdentity, identity.address.address == .zero {
+            // The identity is the address rtstack uses (its random static or public address).
+            identity.address = local
+            configuration.localIdentity = identity
+        }
         return PairingInitiator(configuration: configuration, localAddress: local, peerAddress: peer,
                                 crypto: ctx.crypto ?? NoCryptography())
     }
@@ -291,7 +304,7 @@ struct LinkSecurity {
             actions.append(.encrypt(key))
         case let .paired(result):
             work = .idle
-            pairedHere = true
+            pairing = result
             bondTried = true
             level = result.securityLevel
             keySize = result.keySize

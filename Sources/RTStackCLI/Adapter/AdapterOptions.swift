@@ -11,17 +11,18 @@ struct AdapterOptions {
     static let specs: [CommandSpec.Option] = [
         .init("adapter", value: "ADAPTER", "hciN, tcp:HOST:PORT, serial:/dev/ttyX[@BAUD][,noflow] or /dev/ttyX"),
         .init("backend", value: "user-channel|kernel", "with --adapter hciN: take the adapter for rtstack alone (user-channel, default) or share it with the kernel and bluetoothd (kernel)"),
-        .init("security", value: "low|medium|high|fips", "--backend kernel: BT_SECURITY level of every link (the kernel pairs/encrypts first)"),
         .init("address", value: "random|public", "own address: a random static one kept in the state directory (default) or the controller's public one"),
         .init("state-dir", value: "DIR", "where the own address and GATT caches live (default $XDG_STATE_HOME/rtstack)"),
         .init("trace", "print every packet decoded with hex dump on stderr"),
         .init("capture", value: "FILE", "write every packet to FILE.btsnoop or FILE.pcap as it runs"),
         .init("log-level", value: "LEVEL", "error, warn (default), info or debug"),
-    ]
+    ] + SecurityOptions.specs
 
     var adapter: AdapterSpec
     var backend: AdapterBackend
-    var security: KernelSecurityLevel?
+    var securityOptions: SecurityOptions
+    /// BT_SECURITY of every link on the kernel backend.
+    var security: KernelSecurityLevel? { backend == .kernel ? securityOptions.kernelLevel : nil }
     var usePublicAddress: Bool
     var state: StateDirectory
     var trace: Bool
@@ -52,17 +53,7 @@ struct AdapterOptions {
             backend = .kernel
         case let other: throw UsageError("--backend wants 'user-channel' or 'kernel', got '\(other)'")
         }
-        if let level = args.value("security") {
-            guard let l = KernelSecurityLevel(name: level) else {
-                throw UsageError("--security wants low, medium, high or fips, got '\(level)'")
-            }
-            guard backend == .kernel else {
-                throw UsageError("--security needs --backend kernel (the kernel pairs and encrypts the links)")
-            }
-            security = l
-        } else {
-            security = nil
-        }
+        securityOptions = try SecurityOptions(args)
         switch args.value("address") ?? "random" {
         case "random": usePublicAddress = false
         case "public": usePublicAddress = true
@@ -85,11 +76,24 @@ struct AdapterOptions {
         }
     }
 
-    /// The host's configuration: own address from the state directory unless `--address public`.
+    /// The host's configuration: own address from the state directory unless `--address
+    /// public`; security from `--security` and friends, with the state directory's bonds.
     func hostConfiguration() -> HostConfiguration {
-        if usePublicAddress { return HostConfiguration(ownAddress: .publicAddress) }
-        return HostConfiguration(ownAddress: .randomStatic(state.ownRandomStaticAddress()))
+        var configuration: HostConfiguration
+        var identity: DeviceAddress?
+        if usePublicAddress {
+            configuration = HostConfiguration(ownAddress: .publicAddress)
+        } else {
+            let own = state.ownRandomStaticAddress()
+            configuration = HostConfiguration(ownAddress: .randomStatic(own))
+            identity = DeviceAddress(own, type: .randomDevice)
+        }
+        configuration.security = securityOptions.settings(state: state, identity: identity)
+        return configuration
     }
+
+    /// Where bonds are kept: the state directory.
+    var bondStore: FileBondStore { FileBondStore(directory: state) }
 
     /// Tap sinks for --trace and --capture. The capture file is created here, on the calling
     /// thread, so that an unwritable path is reported before anything starts.

@@ -30,6 +30,7 @@ struct CentralCommand {
         do {
             let central = try await Central.open(options.adapter, backend: options.backend,
                                                  configuration: options.hostConfiguration(), security: options.security,
+                                                 agent: options.securityOptions.agent(console), bondStore: options.bondStore,
                                                  sinks: sinks, signals: signals)
             return CentralCommand(central: central, options: options, console: console)
         } catch {
