@@ -27,6 +27,26 @@ import Runtime
         #expect(text.contains("powered off and did not come back") && text.contains("power on"), "\(text)")
     }
 
+    /// Each errno the kernel gives for a user channel gets its fix.
+    static let userChannelCases: [(Int32, [String])] = [
+        (19, ["no such adapter", "hci0, hci1"]),                       // ENODEV
+        (16, ["systemctl stop bluetooth", "btmgmt --index 3 power off"]),  // EBUSY
+        (1, ["CAP_NET_ADMIN", "CAP_NET_RAW", "setcap cap_net_admin,cap_net_raw+ep $(which rtstack)"]),  // EPERM
+        (13, ["setcap"]),                                              // EACCES
+        (132, ["rfkill unblock bluetooth"]),                           // ERFKILL
+        (97, ["modprobe bluetooth", "CONFIG_BT", "--adapter /dev/ttyACM0"]),  // EAFNOSUPPORT
+    ]
+
+    @Test(arguments: userChannelCases)
+    func theUserChannelsCausesGetTheirFix(code: Int32, phrases: [String]) {
+        let cause = HCISocketError(index: 3, operation: .bind, errno: code, present: ["hci0", "hci1"])
+        let text = AdapterAdvice.text(for: TransportError.hciSocket(cause))
+        #expect(text.hasPrefix(cause.description), "\(text)")
+        for phrase in phrases {
+            #expect(text.contains(phrase), "\(text) lacks '\(phrase)'")
+        }
+    }
+
     @Test func otherErrorsPassThroughUnchanged() {
         let e = HostError.attTimeout(request: 0x0A)
         #expect(AdapterAdvice.text(for: e) == e.description)

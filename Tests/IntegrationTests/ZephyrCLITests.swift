@@ -270,13 +270,13 @@ extension ZephyrIntegration {
                     return Int(m.heartRate)
                 }
                 #expect(ZephyrIntegration.risesByOne(bpm), "the bpm must rise by one per notification: \(bpm)")
-                let sinceReady = seconds(since: world.readyAt)
+                // The simulated seconds are bounded by the real time since run-world started.
+                let sinceLaunch = seconds(since: world.launchedAt)
                 if let first = bpm.first {
-                    #expect(first >= 90 && Double(first - 90) <= sinceReady + 1, "first bpm \(first), \(sinceReady) s after start")
+                    #expect(first >= 90 && Double(first - 90) <= sinceLaunch + 1, "first bpm \(first), \(sinceLaunch) s after launch")
                 }
-                let times = values.compactMap { $0["time"]?.double }
-                let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
-                #expect(gaps.allSatisfy { $0 > 0.5 }, "notifications closer than a second apart: \(times)")
+                // One a simulated second (the bpm above says so); their spacing in real time is no
+                // measure: a simulation that fell behind on a busy machine runs faster to catch up.
             }
         }
     }

@@ -1,6 +1,12 @@
 /*
  * gatt-peripheral: a small GATT server for the rtstack VM test, written for rtstack.
  *
+ * The VM test's peers are BlueZ's own where they can be (btgatt-server, built from bluez-source by
+ * scripts/vm-test). This one stays for what btgatt-server cannot do: a Running Speed and Cadence
+ * sensor (btgatt-server serves Heart Rate only), several links at once on one adapter (it
+ * accepts one connection and exits), and the -c link that works around btvirt's handle
+ * numbering (see vm-tests.sh).
+ *
  * It serves one sensor on a kernel L2CAP ATT socket (SOCK_SEQPACKET, BTPROTO_L2CAP, fixed
  * channel 4, LE public address of the adapter named with -i): the GAP service with a Device
  * Name, and either Heart Rate (0x180D, measurement 0x2A37) or Running Speed and Cadence

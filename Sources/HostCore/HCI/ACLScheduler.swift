@@ -11,25 +11,12 @@ struct ACLScheduler: Sendable {
     /// A link's packets: queued and in flight.
     private struct LinkQueue: Sendable {
         var handle: UInt16
-        var packets: [HCIPacket] = []
-        var head = 0
+        var packets = PullQueue<HCIPacket>()
         var inFlight = 0
 
-        var queuedCount: Int { packets.count - head }
+        var queuedCount: Int { packets.count }
 
-        mutating func pop() -> HCIPacket? {
-            guard head < packets.count else { return nil }
-            let p = packets[head]
-            head += 1
-            if head == packets.count {
-                packets.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 256, head * 2 >= packets.count {
-                packets.removeFirst(head)
-                head = 0
-            }
-            return p
-        }
+        mutating func pop() -> HCIPacket? { packets.pop() }
     }
 
     /// What a Number Of Completed Packets entry did.

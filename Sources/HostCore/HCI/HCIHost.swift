@@ -42,7 +42,7 @@ public final class HCIHost: Host {
     var disconnectSent: Set<LinkID> = []
     /// The latest time any input carried: outputs are never stamped before the input that
     /// caused them, even when a caller pulls with an older clock.
-    var clock: HostTime = 0
+    @exclusivity(unchecked) var clock: HostTime = 0
     /// Bonds, throttle and settings shared by every link's security.
     var securityContext: SecurityContext
     /// Sees every complete inbound ATT PDU before the GATT client does (tests only).
@@ -99,6 +99,11 @@ public final class HCIHost: Host {
         if commands.hasSendable { return commands.nextToSend(at: max(now, clock)) }
         return nil
     }
+
+    /// The next event for the application, in order (here rather than only in the protocol's
+    /// extension, so that a caller holding the concrete host gets it inlined: it runs for every
+    /// notification).
+    public func pollEvent() -> HostEvent? { linkTable.events.pop() }
 
     /// The earliest time at which `advanceTime(to:)` has something to do; nil when nothing
     /// waits for time.

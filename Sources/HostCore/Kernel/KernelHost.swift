@@ -45,8 +45,7 @@ public final class KernelHost: Host {
     /// again if it goes off under the host).
     public private(set) var poweredOnByHost = false
     public private(set) var controllerInfo: ControllerInfo?
-    var actions: [KernelAction] = []
-    var actionHead = 0
+    var actions = PullQueue<KernelAction>()
 
     // Scanning
     var scanWanted = false
@@ -95,17 +94,11 @@ public final class KernelHost: Host {
     public var hasFailed: Bool { phase == .failed }
     public var isScanning: Bool { discovering }
 
+    /// The next event for the application, in order.
+    public func pollEvent() -> HostEvent? { linkTable.events.pop() }
+
     /// The next thing for the runtime to do; nil when there is nothing.
-    public func pollAction() -> KernelAction? {
-        guard actionHead < actions.count else { return nil }
-        let a = actions[actionHead]
-        actionHead += 1
-        if actionHead == actions.count {
-            actions.removeAll(keepingCapacity: true)
-            actionHead = 0
-        }
-        return a
-    }
+    public func pollAction() -> KernelAction? { actions.pop() }
 
     /// One packet read from the management socket. Events for other adapters are ignored.
     public func receiveManagement(_ bytes: ArraySlice<UInt8>, at now: HostTime) {

@@ -19,11 +19,13 @@ public final class LinkTable {
     /// Largest L2CAP payload a connection's reassembler accepts.
     let maximumPayload: Int
     /// The ATT_MTU a connection's client may use at most (the kernel's L2CAP MTUs), per link.
-    @exclusivity(unchecked) var events = EventQueue()
-    private var requests: [ConnectorRequest] = []
-    private var requestHead = 0
-    private var outgoing: [(link: LinkID, pdu: [UInt8])] = []
-    private var outgoingHead = 0
+    /// The host's events, waiting to be pulled. Values of notifications are slices of the
+    /// input packet, so the driver pulls after every input, before it reuses the buffer.
+    @exclusivity(unchecked) var events = PullQueue<HostEvent>(capacity: 64)
+    // Read after every inbound packet (`hasRequests`, `hasOutgoingATT`): unchecked for the same
+    // reason as `events` (the table runs on one thread and calls nothing that calls back in).
+    @exclusivity(unchecked) private var requests = PullQueue<ConnectorRequest>()
+    @exclusivity(unchecked) private var outgoing = PullQueue<(link: LinkID, pdu: [UInt8])>()
 
     /// `maximumPayload`: the largest L2CAP payload a connection's reassembler takes (HCI only).
     public init(maximumPayload: Int = 1024) {
@@ -186,31 +188,13 @@ public final class LinkTable {
 
     func pollEvent() -> HostEvent? { events.pop() }
 
-    func pollRequest() -> ConnectorRequest? {
-        guard requestHead < requests.count else { return nil }
-        let r = requests[requestHead]
-        requestHead += 1
-        if requestHead == requests.count {
-            requests.removeAll(keepingCapacity: true)
-            requestHead = 0
-        }
-        return r
-    }
+    func pollRequest() -> ConnectorRequest? { requests.pop() }
 
     /// The next ATT PDU a GATT client wants sent, with its link.
-    func pollATT() -> (link: LinkID, pdu: [UInt8])? {
-        guard outgoingHead < outgoing.count else { return nil }
-        let o = outgoing[outgoingHead]
-        outgoingHead += 1
-        if outgoingHead == outgoing.count {
-            outgoing.removeAll(keepingCapacity: true)
-            outgoingHead = 0
-        }
-        return o
-    }
+    func pollATT() -> (link: LinkID, pdu: [UInt8])? { outgoing.pop() }
 
-    var hasOutgoingATT: Bool { outgoingHead < outgoing.count }
-    var hasRequests: Bool { requestHead < requests.count }
+    var hasOutgoingATT: Bool { !outgoing.isEmpty }
+    var hasRequests: Bool { !requests.isEmpty }
 
     func request(_ r: ConnectorRequest) {
         requests.append(r)

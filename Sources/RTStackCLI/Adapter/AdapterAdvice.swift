@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HostCore
 import Runtime
 
@@ -9,10 +12,16 @@ enum AdapterAdvice {
         case let e as AdapterOpenError:
             switch e {
             case .kernel(let problem): return text(for: problem)
+            case .transport(let t): return text(for: t)
             default: return e.description
             }
         case let p as KernelAdapterProblem:
             return text(for: p)
+        case let e as HCISocketError:
+            return text(for: e)
+        case let t as TransportError:
+            if case .hciSocket(let e) = t { return text(for: e) }
+            return t.description
         case let h as HostError:
             return text(for: h)
         case let c as CentralError:
@@ -34,8 +43,33 @@ enum AdapterAdvice {
         case .heldByUserChannel:
             return problem.description + " (another rtstack with --backend user-channel, a Bumble or btproxy process). "
                 + "Stop that program, or use another adapter (rtstack adapters lists them)"
-        case .socket, .management:
-            return problem.description
+        case .socket(let e), .management(let e):
+            return text(for: e)
+        }
+    }
+
+    /// The user channel's causes with their fixes.
+    static func text(for error: HCISocketError) -> String {
+        let cause = error.description
+        switch error.errno {
+        case EAFNOSUPPORT:
+            return cause + ". Load it with 'modprobe bluetooth' plus the controller's driver (btusb, hci_uart); "
+                + "a kernel built without it needs CONFIG_BT and a driver (CONFIG_BT_HCIBTUSB, CONFIG_BT_HCIUART). "
+                + "Without kernel Bluetooth use a serial controller (--adapter /dev/ttyACM0) or tcp:HOST:PORT"
+        case ENODEV:
+            return cause + (error.present.isEmpty
+                ? " (is the controller plugged in and its driver loaded? UART controllers need btattach)" : "")
+        case EBUSY, EUSERS, EALREADY:
+            let n = error.index.map(String.init) ?? "N"
+            return cause + " (another rtstack, a Bumble or btproxy process). Stop that program, or stop bluetoothd "
+                + "('systemctl stop bluetooth'), or power the adapter off for BlueZ ('btmgmt --index \(n) power off')"
+        case EPERM, EACCES:
+            return cause + ": the HCI user channel needs CAP_NET_ADMIN and CAP_NET_RAW. Run as root, or grant them once: "
+                + "sudo setcap cap_net_admin,cap_net_raw+ep $(which rtstack)"
+        case HCISocketError.rfkillErrno:
+            return cause + "; unblock it with 'rfkill unblock bluetooth'"
+        default:
+            return cause
         }
     }
 

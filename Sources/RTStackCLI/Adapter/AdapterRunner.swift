@@ -11,7 +11,7 @@ enum AdapterRunner {
         let io: any AdapterIO
         do {
             io = try options.adapter.open(backend: options.backend, configuration: options.hostConfiguration(),
-                                          security: options.security, sinks: sinks)
+                                          security: options.security, sinks: sinks, notice: console.notice)
         } catch {
             console.err.line("rtstack: \(AdapterAdvice.text(for: error))")
             result.set(.adapter)

@@ -31,7 +31,7 @@ struct CentralCommand {
             let central = try await Central.open(options.adapter, backend: options.backend,
                                                  configuration: options.hostConfiguration(), security: options.security,
                                                  agent: options.securityOptions.agent(console), bondStore: options.bondStore,
-                                                 sinks: sinks, signals: signals)
+                                                 sinks: sinks, signals: signals, notice: console.notice)
             return CentralCommand(central: central, options: options, console: console)
         } catch {
             console.err.line("rtstack: \(AdapterAdvice.text(for: error))")

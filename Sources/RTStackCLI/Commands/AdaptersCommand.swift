@@ -28,7 +28,7 @@ enum AdaptersCommand {
         do {
             adapters = try HCIAdapters.list()
         } catch {
-            console.err.line("rtstack: \(error.description)")
+            console.err.line("rtstack: \(AdapterAdvice.text(for: error))")
             return .adapter
         }
         if adapters.isEmpty {

@@ -7,4 +7,13 @@ public struct Console: Sendable {
         self.out = out
         self.err = err
     }
+
+    /// A line about what rtstack does to the user's system (an adapter taken down), on stderr.
+    var notice: @Sendable (String) -> Void {
+        let err = self.err
+        return { text in
+            err.line("rtstack: " + text)
+            err.flush()
+        }
+    }
 }

@@ -29,13 +29,15 @@ extension AdapterSpec {
     /// Opens the adapter's I/O for `backend` on the calling thread, so that failures reach the
     /// caller at once; hand the result to an `EventLoop<AdapterDriver>`. The tap's sinks are
     /// made here too.
+    /// `notice` is told what is done to the adapter on the way (see `openTransport`).
     public func open(backend: AdapterBackend, configuration: HostConfiguration, security: KernelSecurityLevel? = nil,
-                     sinks: [any PacketSinkFactory] = []) throws(AdapterOpenError) -> any AdapterIO {
+                     sinks: [any PacketSinkFactory] = [],
+                     notice: @escaping @Sendable (String) -> Void = { _ in }) throws(AdapterOpenError) -> any AdapterIO {
         switch backend {
         case .userChannel:
             let transport: any HCITransport
             do throws(TransportError) {
-                transport = try openTransport()
+                transport = try openTransport(notice: notice)
             } catch {
                 throw .transport(error)
             }

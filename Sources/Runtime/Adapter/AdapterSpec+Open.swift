@@ -2,10 +2,11 @@ extension AdapterSpec {
     /// Opens the transport this spec names, ready to hand to `EventLoop.start`.
     ///
     /// `hciN` takes the adapter's HCI user channel (`HCISocketTransport`); its failures come
-    /// back as `TransportError.unavailable` carrying the `HCISocketError` text, which names
-    /// the cause and the fix.
+    /// back as `TransportError.hciSocket` with their cause. `notice` is told what is done to
+    /// the adapter on the way (an adapter found up is taken down, and brought back up on close).
     public func openTransport(
-        connectTimeout: UInt64 = TCPTransport.defaultConnectTimeout
+        connectTimeout: UInt64 = TCPTransport.defaultConnectTimeout,
+        notice: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(TransportError) -> any HCITransport {
         switch self {
         case .tcp(let host, let port):
@@ -14,9 +15,9 @@ extension AdapterSpec {
             return try SerialTransport(path: path, baudRate: baudRate, flowControl: flowControl)
         case .hciSocket(let index):
             do throws(HCISocketError) {
-                return try HCISocketTransport(index: index)
+                return try HCISocketTransport(index: index, notice: notice)
             } catch {
-                throw .unavailable(error.description)
+                throw .hciSocket(error)
             }
         case .replay(let path):
             return try ReplayTransport(path: path)

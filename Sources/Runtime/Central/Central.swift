@@ -32,7 +32,8 @@ public final class Central: Sendable {
                             configuration: HostConfiguration = HostConfiguration(ownAddress: .publicAddress),
                             security: KernelSecurityLevel? = nil, agent: (any PairingAgent)? = nil,
                             bondStore: FileBondStore? = nil,
-                            sinks: [any PacketSinkFactory] = [], signals: SignalWatcher? = nil) async throws -> Central {
+                            sinks: [any PacketSinkFactory] = [], signals: SignalWatcher? = nil,
+                            notice: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Central {
         let bridge = CentralBridge()
         bridge.agent = agent
         var started: EventLoop<AdapterDriver>?
@@ -42,7 +43,8 @@ public final class Central: Sendable {
                 // Opened here, so the adapter's descriptors never belong to the calling task.
                 let io: any AdapterIO
                 do throws(AdapterOpenError) {
-                    io = try adapter.open(backend: backend, configuration: configuration, security: security, sinks: sinks)
+                    io = try adapter.open(backend: backend, configuration: configuration, security: security, sinks: sinks,
+                                          notice: notice)
                 } catch {
                     throw CentralError.unavailable(error)
                 }
@@ -137,9 +139,23 @@ public final class Central: Sendable {
         }
     }
 
+    /// Streams that ended took their registrations back: waits until those CCCD writes are
+    /// answered (at most a second), so that a disconnect right after does not overtake them.
+    func unsubscribed() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ok = onLoop { driver, bridge in
+                guard !bridge.unsubscribing.isEmpty else { return c.resume() }
+                bridge.unsubscribeWaiters.append(c)
+                bridge.unsubscribeWaitEnd = driver.currentTime &+ HostDuration.seconds(1)
+            }
+            if !ok { c.resume() }
+        }
+    }
+
     /// Disconnects every link, waits for their Disconnection Complete (at most `timeout`), then
     /// stops the loop.
     public func close(timeout: UInt64 = HostDuration.seconds(3)) async {
+        await unsubscribed()
         let links: [LinkID] = await withCheckedContinuation { c in
             if !onLoop({ _, bridge in c.resume(returning: Array(bridge.connections.keys)) }) { c.resume(returning: []) }
         }

@@ -76,6 +76,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                 for list in (batchSubscribers.removeValue(forKey: link) ?? [:]).values { for b in list { b.continuation.finish() } }
             }
         case .operationCompleted(let id, let result):
+            unsubscribeAnswered(id)
             guard let c = operations.removeValue(forKey: id) else { return }
             switch result {
             case .success(let r): c.resume(returning: r)
@@ -161,9 +162,14 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         batchSubscribers = [:]
     }
 
-    var nextDeadline: HostTime? { disconnectDeadlines.values.min() }
+    var nextDeadline: HostTime? {
+        let d = disconnectDeadlines.values.min()
+        guard let u = unsubscribeWaitEnd else { return d }
+        return min(d ?? u, u)
+    }
 
     func deadlineReached(at now: HostTime) {
+        if let u = unsubscribeWaitEnd, u <= now { resumeUnsubscribeWaiters() }
         for (link, deadline) in disconnectDeadlines where deadline <= now {
             disconnectDeadlines[link] = nil
             for c in disconnects.removeValue(forKey: link) ?? [] { c.resume() }
@@ -198,6 +204,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         for c in scans.values { c.finish() }
         scans = [:]
         finishBatches()
+        resumeUnsubscribeWaiters()
     }
 
     /// Ends every stream (scans, subscriptions) so that code iterating them moves on to its
@@ -205,7 +212,34 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     func endStreams() {
         for c in scans.values { c.finish() }
         scans = [:]
-        finishBatches()
+        // The notification streams end, but stay registered until their end runs on the loop:
+        // that takes each registration back at the host (the last one writes the CCCD to 0)
+        // while the link is still up.
+        yieldBatches()
+        for per in batchSubscribers.values { for list in per.values { for b in list { b.continuation.finish() } } }
+    }
+
+    // MARK: Unsubscribing before a close
+
+    /// Unsubscribe operations sent when streams ended, not yet answered.
+    var unsubscribing: Set<OperationID> = []
+    /// `Central.close` waits here until they are answered (or `unsubscribeWaitEnd`).
+    var unsubscribeWaiters: [CheckedContinuation<Void, Never>] = []
+    var unsubscribeWaitEnd: HostTime?
+
+    func unsubscribeSent(_ op: OperationID) {
+        unsubscribing.insert(op)
+    }
+
+    func unsubscribeAnswered(_ op: OperationID) {
+        guard unsubscribing.remove(op) != nil, unsubscribing.isEmpty else { return }
+        resumeUnsubscribeWaiters()
+    }
+
+    func resumeUnsubscribeWaiters() {
+        unsubscribeWaitEnd = nil
+        for c in unsubscribeWaiters { c.resume() }
+        unsubscribeWaiters = []
     }
 
     /// First Ctrl-C: streams end and the command disconnects cleanly; the loop keeps running

@@ -79,7 +79,8 @@ public struct Peripheral: Sendable {
                 let registered = bridge.removeBatchSubscriber(token, link: link, valueHandle: valueHandle)
                 // A stream the link's end finished has no registration left to take back.
                 if registered, bridge.connections[link] != nil {
-                    driver.host.perform(.unsubscribe(valueHandle: valueHandle), on: link, at: driver.currentTime)
+                    let op = driver.host.perform(.unsubscribe(valueHandle: valueHandle), on: link, at: driver.currentTime)
+                    bridge.unsubscribeSent(op)
                 }
             }
         }
@@ -113,6 +114,7 @@ public struct Peripheral: Sendable {
 
     /// Sends Disconnect and waits for Disconnection Complete (or `timeout`).
     public func disconnect(timeout: UInt64 = HostDuration.seconds(3)) async {
+        await central.unsubscribed()
         let link = self.link
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let ok = central.onLoop { driver, bridge in

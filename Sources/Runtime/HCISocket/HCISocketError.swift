@@ -1,10 +1,8 @@
 import Glibc
 
-/// Why an HCI socket adapter (`hciN`) could not be opened or used, with the fix in the message.
-///
-/// The kernel reports every problem with an errno; a user on a board needs to know what that
-/// errno means for Bluetooth (EBUSY is "bluetoothd has it", EPERM is "missing capabilities"),
-/// so `description` names the cause and the command that fixes it.
+/// Why an HCI socket adapter (`hciN`) could not be opened or used: the step, the errno and what
+/// it means for Bluetooth (EBUSY is "another program holds it", EPERM "missing capabilities").
+/// A cause, not advice: the CLI says what to do about each (RTStackCLI's `AdapterAdvice`).
 public struct HCISocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The step that failed.
     public enum Operation: String, Sendable, Hashable {
@@ -42,42 +40,31 @@ public struct HCISocketError: Error, Sendable, Hashable, CustomStringConvertible
     /// The kernel has no AF_BLUETOOTH (no `bluetooth` module, or CONFIG_BT off).
     public var isNoKernelSupport: Bool { errno == EAFNOSUPPORT }
 
-    var subject: String { index.map { "hci\($0)" } ?? "Bluetooth" }
+    public var subject: String { index.map { "hci\($0)" } ?? "Bluetooth" }
     var prefix: String { index.map { "hci\($0): " } ?? "" }
 
-    /// Cause first, then the fix.
+    /// The cause, with the errno named.
     public var description: String {
         let code = Self.errnoText(errno)
         switch errno {
         case EAFNOSUPPORT:
-            return prefix + "no Bluetooth support in this kernel (\(code)). "
-                + "Load it with 'modprobe bluetooth' plus the controller's driver (btusb, hci_uart); "
-                + "a kernel built without it needs CONFIG_BT and a driver (CONFIG_BT_HCIBTUSB, CONFIG_BT_HCIUART). "
-                + "Without kernel Bluetooth use a serial controller (--adapter /dev/ttyACM0) or tcp:HOST:PORT"
+            return prefix + "no Bluetooth support in this kernel (\(code))"
         case ENODEV:
-            let list = present.isEmpty
-                ? "none (is the controller plugged in and its driver loaded? UART controllers need btattach)"
-                : present.joined(separator: ", ")
+            let list = present.isEmpty ? "none" : present.joined(separator: ", ")
             return "\(subject): no such adapter (\(code)); adapters in /sys/class/bluetooth: \(list)"
         case EBUSY, EUSERS, EALREADY:
-            let n = index.map(String.init) ?? "N"
-            return "\(subject): the adapter is busy (\(code)): another program holds its user channel "
-                + "(another rtstack, a Bumble or btproxy process), or bluetoothd is using it. "
-                + "Stop that program, or stop bluetoothd ('systemctl stop bluetooth'), or power the adapter "
-                + "off for BlueZ ('btmgmt --index \(n) power off')"
+            return "\(subject): the adapter is busy (\(code)): another program holds its user channel, or bluetoothd is using it"
         case EPERM, EACCES:
-            return "\(subject): permission denied (\(code)) while trying to \(operation.rawValue): the HCI user channel "
-                + "needs CAP_NET_ADMIN and CAP_NET_RAW. Run as root, or grant them once: "
-                + "sudo setcap cap_net_admin,cap_net_raw+ep $(which rtstack)"
+            return "\(subject): permission denied (\(code)) while trying to \(operation.rawValue)"
         case LinuxBluetoothABI.errnoRFKill:
-            return "\(subject): the adapter is blocked by rfkill (\(code)); unblock it with 'rfkill unblock bluetooth'"
+            return "\(subject): the adapter is blocked by rfkill (\(code))"
         default:
             return "\(subject): could not \(operation.rawValue): \(code)"
         }
     }
 
     /// "Device or resource busy (EBUSY)": the C library's text and the symbolic name.
-    static func errnoText(_ code: Int32) -> String {
+    public static func errnoText(_ code: Int32) -> String {
         let message = String(cString: strerror(code))
         return "\(message) (\(errnoSymbol(code)))"
     }

@@ -26,28 +26,13 @@ public final class HCISocketTransport: HCITransport {
 
     public static let defaultWriteQueueLimit = 1 << 20
 
-    /// Writes a notice line to stderr, prefixed "rtstack: ".
-    public static func standardErrorNotice(_ text: String) {
-        // write(2) on descriptor 2: no stdio buffer shared with other threads.
-        let line = Array(("rtstack: " + text + "\n").utf8)
-        var offset = 0
-        while offset < line.count {
-            let n = line.withUnsafeBytes { raw in
-                Glibc.write(2, UnsafeRawBufferPointer(rebasing: raw[offset...]).baseAddress, raw.count - offset)
-            }
-            if n < 0 && currentErrno == EINTR { continue }
-            if n <= 0 { return }
-            offset += n
-        }
-    }
-
     /// Takes adapter `index` for exclusive use.
     ///
     /// - Parameter notice: told about what is done to the adapter (taking it down, failing to
-    ///   bring it back up); stderr by default.
-    /// - Throws: `HCISocketError` whose `description` names the cause and the fix (no kernel
-    ///   Bluetooth, no such adapter, busy, missing capabilities, rfkill).
-    public init(index: UInt16, notice: @escaping (String) -> Void = HCISocketTransport.standardErrorNotice,
+    ///   bring it back up), for the user to see.
+    /// - Throws: `HCISocketError` with the cause (no kernel Bluetooth, no such adapter, busy,
+    ///   missing capabilities, rfkill).
+    public init(index: UInt16, notice: @escaping (String) -> Void,
                 writeQueueLimit: Int = HCISocketTransport.defaultWriteQueueLimit) throws(HCISocketError) {
         self.index = index
         self.name = "hci\(index)"

@@ -43,9 +43,12 @@ final class L2CAPATTSocket {
         let rc = target.withUnsafeBytes { raw in
             Glibc.connect(fd, raw.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
         }
-        if rc == 0 {
-            isConnecting = false
-        } else {
+        // connect() succeeds at once when the kernel still has an LE link to the peer (it keeps
+        // one for its disconnect timeout after the last socket closed, e.g. on a quick reconnect).
+        // `isConnecting` stays true all the same: the socket is writable, so the next poll reports
+        // POLLOUT and `finishConnect` confirms it like any other; the driver learns of the link
+        // only from there.
+        if rc != 0 {
             let code = currentErrno
             guard code == EINPROGRESS || code == EAGAIN else {
                 close()

@@ -35,6 +35,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case closed(adapter: String)
     /// An adapter form this build can parse but not open yet.
     case unavailable(String)
+    /// The HCI user channel (`hciN`) could not be had: its cause.
+    case hciSocket(HCISocketError)
     /// Any other failed system call, with its errno.
     case systemCall(operation: String, errno: Int32)
 
@@ -73,6 +75,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(adapter): more than \(limit) bytes wait to be sent; the controller is not reading (flow control stuck?)"
         case .closed(let adapter):
             return "\(adapter): the transport is closed"
+        case .hciSocket(let e):
+            return e.description
         case .unavailable(let message):
             return message
         case .systemCall(let operation, let code):
