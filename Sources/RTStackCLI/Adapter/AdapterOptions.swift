@@ -14,7 +14,8 @@ struct AdapterOptions {
         .init("address", value: "random|public", "own address: a random static one kept in the state directory (default) or the controller's public one"),
         .init("state-dir", value: "DIR", "where the own address and GATT caches live (default $XDG_STATE_HOME/rtstack)"),
         .init("trace", "print every packet decoded with hex dump on stderr"),
-        .init("capture", value: "FILE", "write every packet to FILE.btsnoop or FILE.pcap as it runs"),
+        .init("capture", value: "FILE", "write every packet to FILE.btsnoop or FILE.pcap as it runs (keys included, as on the wire)"),
+        .init("capture-redact", "zero key material (LTKs, IRKs, CSRKs) in --capture files"),
         .init("log-level", value: "LEVEL", "error, warn (default), info or debug"),
     ] + SecurityOptions.specs
 
@@ -27,6 +28,7 @@ struct AdapterOptions {
     var state: StateDirectory
     var trace: Bool
     var capturePath: String?
+    var captureRedact: Bool
     var logLevel: LogLevel
 
     enum LogLevel: Int, Comparable {
@@ -62,6 +64,7 @@ struct AdapterOptions {
         state = args.value("state-dir").map { StateDirectory(path: $0) } ?? StateDirectory.standard()
         trace = args.flag("trace")
         capturePath = args.value("capture")
+        captureRedact = args.flag("capture-redact")
         if let c = capturePath {
             guard CaptureWriterFactory.kind(forPath: c) != nil else {
                 throw UsageError("--capture \(c): the name must end in .btsnoop, .log or .pcap (that picks the format)")
@@ -106,7 +109,7 @@ struct AdapterOptions {
             } catch {
                 throw UsageError("--capture \(path): \(error)")
             }
-            out.append(CaptureSinkFactory(path: path, err: console.err))
+            out.append(CaptureSinkFactory(path: path, err: console.err, redactKeys: captureRedact))
         }
         if trace { out.append(TraceSinkFactory(err: console.err)) }
         return out

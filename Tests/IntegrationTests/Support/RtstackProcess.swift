@@ -77,6 +77,8 @@ final class RtstackProcess: @unchecked Sendable {
     }
 
     var events: [JSONValue] { out.json }
+    /// What it wrote to stderr so far.
+    var stderrText: String { err.text }
     var elapsed: Double {
         guard let end = exit.date else { return seconds(since: started) }
         return end.timeIntervalSince(started)
