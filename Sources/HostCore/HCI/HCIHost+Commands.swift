@@ -80,6 +80,8 @@ extension HCIHost {
             enableEncryptionAnswered(id, status: status, handle: answer.command.connectionHandle, at: now)
         case let .readEncryptionKeySize(id):
             encryptionKeySizeAnswered(id, answer: answer, at: now)
+        case .readRemoteFeatures:
+            if !status.isSuccess, let handle = answer.command.connectionHandle { featuresExchanged(handle: handle) }
         case .longTermKeyNegativeReply:
             if !status.isSuccess { warn("LE Long Term Key Request Negative Reply failed: \(status)") }
         case .privacy:

@@ -240,6 +240,7 @@ extension HCIHost {
         if let connection = linkTable.connected(id, info: info, holdPlan: holdPlan, at: now) {
             connections[handle] = connection
             connection.security = security
+            exchangeFeaturesBeforeEncrypting(connection)
             serviceSecurity(connection, at: now)
         } else {
             acl.close(handle)
@@ -268,8 +269,9 @@ extension HCIHost {
         connections[handle] = nil
         acl.close(handle)
         connection.security?.linkDown()
+        featureExchanges[handle] = nil
         commands.removeWaiting { $0 == .disconnect(id) || $0 == .connectionUpdate(id) || $0 == .enableEncryption(id)
-            || $0 == .readEncryptionKeySize(id) }
+            || $0 == .readEncryptionKeySize(id) || $0 == .readRemoteFeatures(id) }
         disconnectSent.remove(id)
         linkTable.connectionEnded(id, reason: reason, requeueAtOnce: requeueAtOnce, at: now)
     }

@@ -15,7 +15,7 @@ extension HCIHost {
         case let .commandStatus(e):
             commandStatusReceived(e, at: now)
         case let .numberOfCompletedPackets(e):
-            numberOfCompletedPackets(e)
+            numberOfCompletedPackets(e, at: now)
         case let .disconnectionComplete(e):
             disconnectionComplete(e, at: now)
         case let .hardwareError(e):
@@ -61,13 +61,15 @@ extension HCIHost {
             c.info.supervisionTimeout = e.supervisionTimeout
         case let .longTermKeyRequest(e):
             longTermKeyRequested(handle: e.connectionHandle)
-        case .readRemoteFeaturesComplete, .remoteConnectionParameterRequest,
+        case let .readRemoteFeaturesComplete(e):
+            featuresExchanged(handle: e.connectionHandle)
+        case .remoteConnectionParameterRequest,
              .dataLengthChange, .directedAdvertisingReport, .phyUpdateComplete, .channelSelectionAlgorithm:
             break
         }
     }
 
-    private func numberOfCompletedPackets(_ e: NumberOfCompletedPacketsEvent) {
+    private func numberOfCompletedPackets(_ e: NumberOfCompletedPacketsEvent, at now: HostTime) {
         for entry in e.entries {
             switch acl.completed(handle: entry.connectionHandle, count: Int(entry.numCompletedPackets)) {
             case .returned:
@@ -79,6 +81,7 @@ extension HCIHost {
             case let .excess(returned, reported):
                 warn("Number Of Completed Packets reports \(reported) packets on handle \(Hex.number(entry.connectionHandle, width: 4)) but only \(returned) were in flight; counted \(returned)")
             }
+            securityDataSent(handle: entry.connectionHandle, at: now)
         }
     }
 

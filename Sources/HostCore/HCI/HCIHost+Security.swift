@@ -37,9 +37,11 @@ extension HCIHost {
             case let .sendSMP(pdu):
                 acl.enqueue(handle: c.handle, channel: .securityManager, payload: pdu.encoded[...])
             case let .encrypt(key):
-                send(LEEnableEncryption(connectionHandle: c.handle, randomNumber: key.rand, encryptedDiversifier: key.ediv,
-                                        longTermKey: key.key),
-                     purpose: .enableEncryption(id))
+                if featureExchanges[c.handle] != nil {
+                    featureExchanges[c.handle] = .some(key)
+                } else {
+                    sendEnableEncryption(c, key)
+                }
             case let .event(e):
                 deliver(.security(id, e))
             case let .releasePlan(trust):
@@ -50,6 +52,28 @@ extension HCIHost {
                 linkTable.securityFailed(id, error: .security(failure), at: now)
             }
         }
+    }
+
+    private func sendEnableEncryption(_ c: Connection, _ key: LinkEncryptionKey) {
+        send(LEEnableEncryption(connectionHandle: c.handle, randomNumber: key.rand, encryptedDiversifier: key.ediv,
+                                longTermKey: key.key),
+             purpose: .enableEncryption(c.link))
+    }
+
+    /// A bonded peer's link is encrypted at once, but only after the link layers have
+    /// exchanged features: Zephyr's link layer, with the peripheral starting its own procedures
+    /// on connection, left about one re-encryption in twenty hanging until the LL response
+    /// timeout (40 s) when LE Enable Encryption came first. Linux orders them the same way.
+    func exchangeFeaturesBeforeEncrypting(_ c: Connection) {
+        guard c.security?.encryptsAtOnce == true, controllerSupports(LEReadRemoteFeatures.opcode) else { return }
+        featureExchanges[c.handle] = .some(nil)
+        send(LEReadRemoteFeatures(connectionHandle: c.handle), purpose: .readRemoteFeatures(c.link))
+    }
+
+    /// LE Read Remote Features Complete (or its failure): the encryption waiting for it goes.
+    func featuresExchanged(handle: UInt16) {
+        guard let waiting = featureExchanges.removeValue(forKey: handle), let c = connections[handle] else { return }
+        if let key = waiting { sendEnableEncryption(c, key) }
     }
 
     /// The link table asks for more security on `id` after an ATT refusal.
@@ -113,6 +137,15 @@ extension HCIHost {
             warn("Read Encryption Key Size failed (\(answer.status)); taking the key's own size, \(size)")
         }
         c.security?.encryptionChanged(keySize: size, context: &securityContext, at: now)
+        serviceSecurity(c, at: now)
+    }
+
+    /// Number Of Completed Packets for `handle`: once nothing of the link waits or is in
+    /// flight, the SMP PDUs of a finishing pairing have been sent.
+    func securityDataSent(handle: UInt16, at now: HostTime) {
+        guard let c = connections[handle], c.security?.awaitsDelivery == true,
+              acl.inFlight(handle) == 0, acl.queued(handle) == 0 else { return }
+        c.security?.delivered(context: &securityContext, at: now)
         serviceSecurity(c, at: now)
     }
 

@@ -45,6 +45,9 @@ public final class HCIHost: Host {
     @exclusivity(unchecked) var clock: HostTime = 0
     /// Bonds, throttle and settings shared by every link's security.
     var securityContext: SecurityContext
+    /// Connections whose LE Read Remote Features is under way, with the key to encrypt with
+    /// once it completes.
+    var featureExchanges: [UInt16: LinkEncryptionKey?] = [:]
     /// Sees every complete inbound ATT PDU before the GATT client does (tests only).
     var attObserver: ((LinkID, ArraySlice<UInt8>) -> Void)?
 

@@ -79,6 +79,15 @@ struct LinkSecurity {
 
     private var actions: [LinkSecurityAction] = []
     private var actionHead = 0
+    /// A pairing whose last PDUs (rtstack's own keys) are not yet delivered: the peer counts
+    /// the pairing complete only once it has them, so nothing is told before the controller
+    /// reports them sent (a disconnection right after would lose the peer's bond).
+    private var pendingPairing: PairingResult?
+    /// PDUs were queued by the drain in progress.
+    private var sentInDrain = false
+
+    /// rtstack's last key distribution PDUs wait for `delivered`.
+    var awaitsDelivery: Bool { pendingPairing != nil }
 
     init(local: DeviceAddress, peer: DeviceAddress, bond: BondRecord?) {
         self.local = local
@@ -87,6 +96,11 @@ struct LinkSecurity {
     }
 
     var isEncrypted: Bool { level > .low }
+    /// The link is being encrypted with a bond's key (nothing else runs first).
+    var encryptsAtOnce: Bool {
+        if case .encrypting = work { return true }
+        return false
+    }
     /// The key size of the key being applied, for a controller that cannot say.
     private(set) var expectedKeySize: UInt8 = 16
 
@@ -204,8 +218,16 @@ struct LinkSecurity {
         drainPairing(&ctx, at: now)
     }
 
+    /// The controller has sent every SMP PDU queued on the link (Number Of Completed Packets).
+    mutating func delivered(context ctx: inout SecurityContext, at now: HostTime) {
+        guard let result = pendingPairing else { return }
+        pendingPairing = nil
+        pairingComplete(result, &ctx, at: now)
+    }
+
     /// The connection ended: nothing more happens on this link.
     mutating func linkDown() {
+        pendingPairing = nil
         smp?.linkDown()
         smp = nil
         work = .idle
@@ -274,9 +296,10 @@ struct LinkSecurity {
     private mutating func drainPairing(_ ctx: inout SecurityContext, at now: HostTime) {
         guard var p = smp else { return }
         var events: [PairingEvent] = []
+        sentInDrain = false
         while true {
             var progressed = false
-            while let pdu = p.pollTransmit() { actions.append(.sendSMP(pdu)); progressed = true }
+            while let pdu = p.pollTransmit() { actions.append(.sendSMP(pdu)); progressed = true; sentInDrain = true }
             while let e = p.pollEvent() { events.append(e); progressed = true }
             if !progressed { break }
         }
@@ -303,27 +326,35 @@ struct LinkSecurity {
             expectedKeySize = key.keySize
             actions.append(.encrypt(key))
         case let .paired(result):
-            work = .idle
-            pairing = result
-            bondTried = true
-            level = result.securityLevel
-            keySize = result.keySize
-            ctx.throttle.record(.success(result), for: throttleKey, at: now)
-            emit(.paired(result))
-            emit(.encrypted(level: level, keySize: keySize, withBond: false))
-            if result.bonded, result.longTermKey != nil {
-                let record = BondRecord(pairing: result)
-                ctx.bonds.store(record)
-                bond = record
-                emit(.bondStored(record))
+            if sentInDrain {
+                pendingPairing = result
+                return
             }
-            advance(&ctx, at: now)
+            pairingComplete(result, &ctx, at: now)
         case let .failed(error):
             guard case .pairing = work else { return }
             work = .idle
             ctx.throttle.record(.failure(error), for: throttleKey, at: now)
             workFailed(.pairing(error), &ctx, at: now)
         }
+    }
+
+    private mutating func pairingComplete(_ result: PairingResult, _ ctx: inout SecurityContext, at now: HostTime) {
+        work = .idle
+        pairing = result
+        bondTried = true
+        level = result.securityLevel
+        keySize = result.keySize
+        ctx.throttle.record(.success(result), for: throttleKey, at: now)
+        emit(.paired(result))
+        emit(.encrypted(level: level, keySize: keySize, withBond: false))
+        if result.bonded, result.longTermKey != nil {
+            let record = BondRecord(pairing: result)
+            ctx.bonds.store(record)
+            bond = record
+            emit(.bondStored(record))
+            }
+            advance(&ctx, at: now)
     }
 
     /// The work failed: a bond that the peer lost is removed and pairing may follow; else

@@ -13,13 +13,15 @@ struct SecurityOptions {
               "level every link must reach before it is used (default low: encrypt only when bonded, asked by the peer or needed by a request)"),
         .init("io-capability", value: "CAPABILITY",
               "what rtstack's user can do when pairing: keyboard-display, keyboard-only, display-yes-no, display-only or no-input-no-output (default keyboard-display with a terminal or --passkey/--confirm-numbers, else no-input-no-output)"),
-        .init("passkey", value: "N", "the passkey (0-999999) to type when the peer shows one; without it rtstack asks on the terminal"),
+        .init("passkey", value: "N|-", "the passkey (0-999999) to type when the peer shows one, or - to read it from stdin when asked (scripts); without it rtstack asks on the terminal"),
         .init("confirm-numbers", "accept numeric comparison without asking (the number is printed)"),
     ]
 
     var level: SecurityLevel
     var ioCapability: SMPIOCapability
     var passkey: UInt32?
+    /// `--passkey -`: read the passkey from stdin when the peer shows one.
+    var passkeyFromStdin = false
     var confirmsNumbers: Bool
     /// A terminal to ask on (stdin and stderr are terminals).
     var interactive: Bool
@@ -30,7 +32,9 @@ struct SecurityOptions {
             throw UsageError("--security wants low, medium, high or fips, got '\(text)'")
         }
         level = l
-        if let p = args.value("passkey") {
+        if args.value("passkey") == "-" {
+            passkeyFromStdin = true
+        } else if let p = args.value("passkey") {
             guard p.count <= 6, let n = UInt32(p), n <= 999_999 else {
                 throw UsageError("--passkey wants the six digits the peer shows (0-999999), got '\(p)'")
             }
@@ -44,7 +48,7 @@ struct SecurityOptions {
             }
             ioCapability = cap
         } else {
-            ioCapability = interactive || passkey != nil || confirmsNumbers ? .keyboardDisplay : .noInputNoOutput
+            ioCapability = interactive || passkey != nil || passkeyFromStdin || confirmsNumbers ? .keyboardDisplay : .noInputNoOutput
         }
         if level >= .high && ioCapability == .noInputNoOutput {
             throw UsageError("--security \(level.name) needs an authenticated pairing, which no-input-no-output cannot do: "
@@ -69,6 +73,7 @@ struct SecurityOptions {
     }
 
     func agent(_ console: Console) -> any PairingAgent {
-        TerminalPairingAgent(passkey: passkey, confirmsNumbers: confirmsNumbers, interactive: interactive, err: console.err)
+        TerminalPairingAgent(passkey: passkey, confirmsNumbers: confirmsNumbers, interactive: interactive || passkeyFromStdin,
+                             err: console.err)
     }
 }

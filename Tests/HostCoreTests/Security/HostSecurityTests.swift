@@ -66,6 +66,9 @@ import Wire
         #expect(smp.pairings == 1, "no second pairing")
         #expect(smp.encryptions.last == bond.pairing.longTermKey?.key)
         #expect(world.fake.count(.readEncryptionKeySize) == 1, "Encryption Change v1: the key size is read")
+        let opcodes = world.fake.opcodes
+        let features = try #require(opcodes.firstIndex(of: .leReadRemoteFeatures))
+        #expect(features < (opcodes.firstIndex(of: .leEnableEncryption) ?? -1), "the features are exchanged before encrypting")
         let events = world.fake.events
         let encrypted = try #require(events.firstIndex { if case .security(_, .encrypted(_, 16, true)) = $0 { return true }; return false })
         let cached = try #require(events.firstIndex { if case .databaseReady(_, _, true) = $0 { return true }; return false })

@@ -369,6 +369,10 @@ final class FakeController {
                 emit(.encryptionChangeV1(EncryptionChangeV1Event(status: encryptionChangeStatus, connectionHandle: handle,
                                                                  encryptionEnabled: on)))
             }
+        case .leReadRemoteFeatures:
+            status(op)
+            let handle = (try? c.decode(LEReadRemoteFeatures.self))?.connectionHandle ?? 0
+            emitLE(.readRemoteFeaturesComplete(LEReadRemoteFeaturesCompleteEvent(connectionHandle: handle, leFeatures: 0x01)))
         case .readEncryptionKeySize:
             let handle = (try? c.decode(ReadEncryptionKeySize.self))?.connectionHandle ?? 0
             complete(op, ReadEncryptionKeySize.ReturnParameters(connectionHandle: handle, keySize: encryptionKeySize))
