@@ -63,6 +63,8 @@ public enum SecurityFailure: Error, Sendable, Hashable, CustomStringConvertible 
     case keySize(UInt8, needed: UInt8)
     /// Nothing can reach the level: why.
     case unavailable(String)
+    /// The kernel's pairing failed (`--backend kernel`), with the management status it gave.
+    case kernel(ManagementStatus)
 
     public var description: String {
         switch self {
@@ -71,6 +73,7 @@ public enum SecurityFailure: Error, Sendable, Hashable, CustomStringConvertible 
         case .keyMissing: return "the peer no longer has the bond (PIN or Key Missing); the bond was removed, pair again"
         case let .keySize(size, needed): return "the link is encrypted with a \(size)-octet key, \(needed) needed"
         case let .unavailable(why): return "security cannot be raised: \(why)"
+        case let .kernel(status): return "the kernel's pairing failed: \(status)"
         }
     }
 }

@@ -23,6 +23,10 @@ public struct SecuritySettings: Sendable {
     public var automatic = true
     /// The repeated-attempts back-off, one for all links (§2.3.6 of Vol 3, Part H).
     public var throttle = PairingThrottle()
+    /// `--backend kernel`: set the adapter's IO capability and make it bondable, so the kernel
+    /// pairs as `pairing` says and asks rtstack (its agent) for passkeys. These are settings of
+    /// the whole adapter, shared with bluetoothd: off unless security is asked for.
+    public var configuresKernel = false
 
     public init() {}
 }

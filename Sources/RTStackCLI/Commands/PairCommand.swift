@@ -26,7 +26,9 @@ enum PairCommand {
         let target = args.positionals[0]
         let json = args.flag("json")
         let level = max(try SecurityOptions(args).level, .medium)
-        return await runCentralCommand(args, console) { cmd in
+        // Pairing is asked for: on --backend kernel the adapter pairs with rtstack's IO
+        // capability and keeps the bond.
+        return await runCentralCommand(args, console, prepare: { $0.securityOptions.requested = true }) { cmd in
             let address = try await cmd.resolve(target)
             let p = try await cmd.connect(address)
             let started = MonotonicClock.now()

@@ -25,6 +25,9 @@ struct SecurityOptions {
     var confirmsNumbers: Bool
     /// A terminal to ask on (stdin and stderr are terminals).
     var interactive: Bool
+    /// Security was asked for (a level, an IO capability, an answer, or `rtstack pair`): on
+    /// `--backend kernel` rtstack then sets the adapter's IO capability and bonding.
+    var requested: Bool
 
     init(_ args: ParsedArguments) throws(UsageError) {
         let text = args.value("security") ?? "low"
@@ -50,6 +53,7 @@ struct SecurityOptions {
         } else {
             ioCapability = interactive || passkey != nil || passkeyFromStdin || confirmsNumbers ? .keyboardDisplay : .noInputNoOutput
         }
+        requested = level > .low || args.value("io-capability") != nil || args.value("passkey") != nil || confirmsNumbers
         if level >= .high && ioCapability == .noInputNoOutput {
             throw UsageError("--security \(level.name) needs an authenticated pairing, which no-input-no-output cannot do: "
                 + "give --passkey N (or --confirm-numbers), run on a terminal, or choose --io-capability")
@@ -69,7 +73,9 @@ struct SecurityOptions {
     /// The host's settings: this level and IO capability, the state directory's bonds and
     /// rtstack's identity.
     func settings(state: StateDirectory, identity: DeviceAddress?) -> SecuritySettings {
-        SecuritySetup.settings(level: level, ioCapability: ioCapability, state: state, identityAddress: identity)
+        var s = SecuritySetup.settings(level: level, ioCapability: ioCapability, state: state, identityAddress: identity)
+        s.configuresKernel = requested
+        return s
     }
 
     func agent(_ console: Console) -> any PairingAgent {

@@ -120,10 +120,13 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             }
         case .paired(let result):
             secures[link]?.pairing = result
-        case .encrypted(let level, let keySize, _):
-            guard let pending = secures[link], !pending.fresh || pending.pairing != nil else { return }
+        case .encrypted(let level, let keySize, let withBond):
+            // A new pairing was asked for: a bond's key does not end the call (the kernel's
+            // pairing reports no result of its own, only a key not from a bond).
+            guard let pending = secures[link], !pending.fresh || pending.pairing != nil || !withBond else { return }
             secures[link] = nil
-            pending.continuation.resume(returning: LinkSecurityStatus(level: level, keySize: keySize, pairing: pending.pairing))
+            pending.continuation.resume(returning: LinkSecurityStatus(level: level, keySize: keySize, pairing: pending.pairing,
+                                                                      paired: !withBond))
         case .failed(let failure):
             secures.removeValue(forKey: link)?.continuation.resume(throwing: CentralError.host(.security(failure)))
         default:
@@ -262,10 +265,14 @@ struct PendingSecure {
 public struct LinkSecurityStatus: Sendable, CustomStringConvertible {
     public var level: SecurityLevel
     public var keySize: UInt8
-    /// The pairing that made the key, when one ran for this call (nil: a bond's key).
+    /// The pairing that made the key, when rtstack's Security Manager ran one (nil: a bond's
+    /// key, or the kernel's pairing).
     public var pairing: PairingResult?
+    /// A pairing made the key (not a bond kept from before).
+    public var paired: Bool
 
     public var description: String {
-        pairing?.description ?? "encrypted with the bond's key: security \(level.name), key size \(keySize)"
+        if let pairing { return pairing.description }
+        return (paired ? "paired by the kernel" : "encrypted with the bond's key") + ": security \(level.name), key size \(keySize)"
     }
 }

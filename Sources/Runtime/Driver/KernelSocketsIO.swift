@@ -24,11 +24,11 @@ public final class KernelSocketsIO: AdapterIO {
     private static let managementToken = -1
 
     /// Opens the management socket; the host is made here.
-    public init(index: UInt16, security: KernelSecurityLevel?, tap: PacketTap) throws(HCISocketError) {
-        self.index = index
+    public init(configuration: KernelHostConfiguration, tap: PacketTap) throws(HCISocketError) {
+        self.index = configuration.index
         self.tap = tap
         management = try ManagementSocket()
-        kernelHost = KernelHost(configuration: KernelHostConfiguration(index: index, security: security))
+        kernelHost = KernelHost(configuration: configuration)
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536 + 8, alignment: 16)
     }
 
@@ -81,6 +81,11 @@ public final class KernelSocketsIO: AdapterIO {
             }
             settle()
             return
+        }
+        if socket.awaitingSecurity, events & (POLLOUT | POLLERR | POLLHUP) != 0 {
+            // The kernel has finished what BT_SECURITY asked (the socket is connected again).
+            kernelHost.securityRaised(id, level: socket.finishSecurity(), at: now)
+            settle()
         }
         if events & POLLOUT != 0, let code = socket.flush() {
             closed(id, errno: code, at: now)
@@ -153,6 +158,9 @@ public final class KernelSocketsIO: AdapterIO {
                 }
             case let .closeChannel(id):
                 drop(id)
+            case let .raiseSecurity(id, level):
+                guard let socket = sockets[id] else { continue }
+                if let reached = socket.raiseSecurity(level) { kernelHost.securityRaised(id, level: reached, at: now) }
             case let .sendATT(id, pdu):
                 guard let socket = sockets[id] else { continue }
                 if !tap.isEmpty { tapATT(pdu[...], on: id, .hostToController, at: now) }
