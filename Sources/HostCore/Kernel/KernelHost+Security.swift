@@ -17,8 +17,10 @@ struct KernelSecurityState {
     var prompts: [LinkID: Prompt] = [:]
     /// New Long Term Key of each peer: what the kernel's pairing made.
     var keys: [DeviceAddress: (level: SecurityLevel, keySize: UInt8, bonded: Bool)] = [:]
-    /// Set Bondable was switched on by this host (and goes back off at the end).
+    /// Set Bondable / Set Secure Connections were switched on by this host (and go back off at
+    /// the end).
     var bondableByHost = false
+    var secureConnectionsByHost = false
 
     mutating func forget(_ link: LinkID) {
         levels[link] = nil
@@ -35,12 +37,18 @@ struct KernelSecurityState {
 /// `SecurityEvent.prompt`, its answers go back as User Passkey / Confirmation Replies — so no
 /// bluetoothd agent is needed. Bonds are the kernel's (and bluetoothd's, when it runs).
 extension KernelHost {
-    /// Bring-up's last steps: the IO capability the kernel pairs with and bonding.
+    /// Bring-up's last steps, when security is asked for: what bluetoothd sets up — the IO
+    /// capability the kernel pairs with, bonding, LE Secure Connections.
     func configurePairing(at now: HostTime) {
-        if let io = configuration.ioCapability { send(.setIOCapability(io, index: configuration.index), at: now) }
+        guard let io = configuration.ioCapability else { return }
+        send(.setIOCapability(io, index: configuration.index), at: now)
         if configuration.bondable, !settings.contains(.bondable) {
             security.bondableByHost = true
             send(.setBondable(true, index: configuration.index), at: now)
+        }
+        if !settings.contains(.secureConnections) {
+            security.secureConnectionsByHost = true
+            send(.setSecureConnections(true, index: configuration.index), at: now)
         }
     }
 

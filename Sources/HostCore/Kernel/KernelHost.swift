@@ -238,6 +238,9 @@ public final class KernelHost: Host {
         var out: [ManagementCommand] = []
         if discovering { out.append(.stopDiscovery(.lowEnergy, index: configuration.index)) }
         if security.bondableByHost, phase == .ready { out.append(.setBondable(false, index: configuration.index)) }
+        if security.secureConnectionsByHost, phase == .ready {
+            out.append(.setSecureConnections(false, index: configuration.index))
+        }
         if poweredOnByHost, phase == .ready { out.append(.setPowered(false, index: configuration.index)) }
         return out
     }
@@ -392,7 +395,7 @@ public final class KernelHost: Host {
             setDiscovering(false)
             discoveryCycleAt = nil
             reconcile(at: now)
-        case .setIOCapability, .setBondable:
+        case .setIOCapability, .setBondable, .setSecureConnections:
             if status != .success { warn("\(adapterName): \(opcode.name) failed: \(status); pairing uses the kernel's setting") }
         default:
             break

@@ -28,7 +28,12 @@ enum PairCommand {
         let level = max(try SecurityOptions(args).level, .medium)
         // Pairing is asked for: on --backend kernel the adapter pairs with rtstack's IO
         // capability and keeps the bond.
-        return await runCentralCommand(args, console, prepare: { $0.securityOptions.requested = true }) { cmd in
+        // The link connects without a level of its own (else the kernel backend would pair at
+        // connection and again for the new pairing below).
+        return await runCentralCommand(args, console, prepare: {
+            $0.securityOptions.requested = true
+            $0.securityOptions.level = .low
+        }) { cmd in
             let address = try await cmd.resolve(target)
             let p = try await cmd.connect(address)
             let started = MonotonicClock.now()

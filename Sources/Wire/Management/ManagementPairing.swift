@@ -3,6 +3,7 @@
 
 extension ManagementOpcode {
     public static let setBondable = ManagementOpcode(rawValue: 0x0009)
+    public static let setSecureConnections = ManagementOpcode(rawValue: 0x002D)
     public static let setIOCapability = ManagementOpcode(rawValue: 0x0018)
     public static let pairDevice = ManagementOpcode(rawValue: 0x0019)
     public static let unpairDevice = ManagementOpcode(rawValue: 0x001B)
@@ -24,11 +25,17 @@ extension ManagementSettings {
     /// The kernel stores the keys of a pairing (bonding); bluetoothd sets it, so rtstack
     /// does when it pairs without bluetoothd.
     public static let bondable = ManagementSettings(rawValue: 1 << 4)
+    /// LE Secure Connections pairing (bluetoothd switches it on; the kernel's default is off).
+    public static let secureConnections = ManagementSettings(rawValue: 1 << 11)
 }
 
 extension ManagementCommand {
     public static func setBondable(_ on: Bool, index: UInt16) -> ManagementCommand {
         ManagementCommand(opcode: .setBondable, index: index, parameters: [on ? 1 : 0])
+    }
+
+    public static func setSecureConnections(_ on: Bool, index: UInt16) -> ManagementCommand {
+        ManagementCommand(opcode: .setSecureConnections, index: index, parameters: [on ? 1 : 0])
     }
 
     public static func setIOCapability(_ capability: SMPIOCapability, index: UInt16) -> ManagementCommand {
