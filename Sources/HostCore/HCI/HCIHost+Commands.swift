@@ -152,6 +152,7 @@ extension HCIHost {
             phase = .ready
             acl.reset(capacity: info.aclPacketCount, dataLength: info.aclDataLength)
             deliver(.controllerReady(info))
+            setUpResolvingList()
             reconcileScanner(at: now)
             pumpInitiator(at: now)
         case let .failed(error):
@@ -166,6 +167,10 @@ extension HCIHost {
     /// down, the pending create is gone. Links whose plan has a reconnect policy go back to
     /// the queue at once (no backoff: the peer did nothing wrong).
     func controllerLost(reason: HCIStatus, error: HostError, at now: HostTime) {
+        for id in awaitingAddress.keys.sorted() {
+            awaitingAddress[id] = nil
+            linkTable.attemptFailed(id, error: error, requeueAtOnce: true, at: now)
+        }
         if let attempt = initiator.pending, let id = attempt.link {
             initiator.pending = nil
             if attempt.cancelOnStatus == .user || attempt.phase == .cancelling(.user) {

@@ -41,19 +41,19 @@ extension HCIHost {
     private func handleLE(_ le: LEMetaEvent, at now: HostTime) {
         switch le {
         case let .advertisingReport(e):
-            for r in e.reports { deliver(.advertisement(Scanner.report(r))) }
+            for r in e.reports { deliver(.advertisement(reportWithIdentity(Scanner.report(r), at: now))) }
         case let .extendedAdvertisingReport(e):
             // Also during a legacy scan: a controller with the extended feature may report
             // legacy PDUs this way (Bumble's does).
             for r in e.reports {
-                if let report = Scanner.report(r) { deliver(.advertisement(report)) }
+                if let report = Scanner.report(r) { deliver(.advertisement(reportWithIdentity(report, at: now))) }
             }
         case let .connectionComplete(e):
             connectionComplete(e, at: now)
         case let .enhancedConnectionCompleteV1(e):
-            connectionComplete(e.connectionComplete, at: now)
+            connectionComplete(e.connectionComplete, peerRPA: e.peerResolvablePrivateAddress, at: now)
         case let .enhancedConnectionCompleteV2(e):
-            connectionComplete(e.connectionComplete, at: now)
+            connectionComplete(e.connectionComplete, peerRPA: e.v1.peerResolvablePrivateAddress, at: now)
         case let .connectionUpdateComplete(e):
             guard e.status.isSuccess, let c = connections[e.connectionHandle] else { return }
             c.info.interval = e.connectionInterval

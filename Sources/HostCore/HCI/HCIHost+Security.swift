@@ -43,6 +43,10 @@ extension HCIHost {
                     sendEnableEncryption(c, key)
                 }
             case let .event(e):
+                switch e {
+                case .bondStored, .bondRemoved: resolver.bondsChanged()
+                default: break
+                }
                 deliver(.security(id, e))
             case let .releasePlan(trust):
                 linkTable.releasePlan(id, trustCache: trust, at: now)

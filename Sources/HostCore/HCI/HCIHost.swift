@@ -45,6 +45,11 @@ public final class HCIHost: Host {
     @exclusivity(unchecked) var clock: HostTime = 0
     /// Bonds, throttle and settings shared by every link's security.
     var securityContext: SecurityContext
+    /// Bonded peers behind resolvable private addresses (HCIHost+Privacy).
+    var resolver = AddressResolver()
+    /// Links to a bonded identity whose current RPA is not known yet: the host scans until the
+    /// peer is seen, then connects (until the deadline: the plan's connect timeout).
+    var awaitingAddress: [LinkID: HostTime] = [:]
     /// Connections whose LE Read Remote Features is under way, with the key to encrypt with
     /// once it completes.
     var featureExchanges: [UInt16: LinkEncryptionKey?] = [:]
@@ -116,6 +121,7 @@ public final class HCIHost: Host {
         if phase == .ready, let r = scanner.retryAt { d = min(d ?? r, r) }
         if let l = linkTable.nextDeadline { d = min(d ?? l, l) }
         if let s = securityDeadline { d = min(d ?? s, s) }
+        if let a = awaitingAddress.values.min() { d = min(d ?? a, a) }
         return d
     }
 
@@ -127,6 +133,7 @@ public final class HCIHost: Host {
             commandTimedOut(command, at: now)
         }
         initiatorTimer(at: now)
+        addressTimers(at: now)
         linkTable.advanceTime(to: now)
         advanceSecurity(to: now)
         reconcileScanner(at: now)

@@ -309,7 +309,8 @@ final class FakeController {
         case .leReadFilterAcceptListSize:
             complete(op, LEReadFilterAcceptListSize.ReturnParameters(filterAcceptListSize: 16))
         case .setEventMask, .leSetEventMask, .leSetRandomAddress, .writeLEHostSupport,
-             .leSetScanParameters, .leSetExtendedScanParameters:
+             .leSetScanParameters, .leSetExtendedScanParameters, .leClearResolvingList, .leAddDeviceToResolvingList,
+             .leSetPrivacyMode, .leSetAddressResolutionEnable:
             complete(op, StatusReturnParameters())
         case .leSetScanEnable:
             scanning = (try? c.decode(LESetScanEnable.self))?.scanEnable ?? false
