@@ -2,8 +2,10 @@
 import PackageDescription
 
 // Layers (imports point down only): rtstack → RTStackCLI → Runtime / Dissector → Sensors → HostCore → Capture → Wire.
-// CBluetooth is imported by Runtime only; CNettle by SecurityCrypto only (HostCore's pairing
-// state machine takes its crypto through the SecurityCryptography protocol). See Docs/architecture.md.
+// CBluetooth is imported by Runtime only; CNettle by SecurityCrypto (HostCore's pairing state
+// machine takes its crypto through the SecurityCryptography protocol) and by Gateway (BTHome's
+// AES-CCM, through Sensors' BTHomeCipher protocol). MQTT and Gateway sit beside Runtime: the
+// gateway command in RTStackCLI assembles them (Docs/gateway.md). See Docs/architecture.md.
 let package = Package(
     name: "rtstack",
     products: [
@@ -20,7 +22,8 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libbluetooth-dev"])]
         ),
-        // Nettle (AES, AES-CMAC) and Hogweed over GMP (P-256) for the Security Manager. Linked from
+        // Nettle (AES, AES-CMAC, AES-CCM) and Hogweed over GMP (P-256) for the Security Manager and
+        // BTHome's encrypted advertisements. Linked from
         // the static archives: the board binary must not need them installed, and they cost
         // about 0.2 MB where a static OpenSSL libcrypto costs 3.8 MB (Docs/security.md).
         .systemLibrary(
@@ -28,25 +31,46 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["nettle-dev", "libgmp-dev"])]
         ),
+        // libmosquitto's types and function-pointer types only: the library itself is opened
+        // with dlopen when MQTT is used (Sources/MQTT/MosquittoLibrary.swift).
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: nil,
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        // libyaml, linked from its static archive (module.modulemap).
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: nil,
+            providers: [.apt(["libyaml-dev"])]
+        ),
         .target(name: "Wire"),
         .target(name: "Capture", dependencies: ["Wire"]),
         .target(name: "HostCore", dependencies: ["Wire"]),
         .target(name: "Sensors", dependencies: ["Wire"]),
         .target(name: "Dissector", dependencies: ["Wire", "Capture", "Sensors"]),
         .target(name: "RunTracker", dependencies: ["Wire", "HostCore", "Sensors"]),
+        // The MQTT client, driven from a poll loop the caller owns (Docs/gateway.md).
+        .target(name: "MQTT", dependencies: ["CMosquitto"]),
+        // The gateway's pure parts: topics, payloads, Home Assistant discovery, configuration.
+        .target(name: "Gateway", dependencies: ["Wire", "Sensors", "Dissector", "MQTT", "CYAML", "CNettle"],
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libnettle.a"])]),
+        // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
+        .target(name: "Service"),
         .target(name: "SecurityCrypto", dependencies: ["HostCore", "Wire", "CNettle"],
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "SecurityCrypto", "CBluetooth"]),
-        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime"]),
+        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "SecurityCrypto"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
         // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack
         // as a library or looks its symbols up at run time, so they stay out (Docs/embedded.md).
         .executableTarget(name: "rtstack", dependencies: ["RTStackCLI"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]),
         // Benchmarks of issue 6 (print figures, assert nothing; Docs/performance.md).
-        .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime"]),
-        // Helpers shared by the test targets (seeded random numbers); never linked into the product.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT"]),
+        // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
+        // reports); never linked into the product.
+        .target(name: "TestSupport", dependencies: ["Wire"], path: "Tests/TestSupport"),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
@@ -56,6 +80,11 @@ let package = Package(
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "HostCore", "Wire", "Capture"]),
         .testTarget(name: "ReplayTests", dependencies: ["HostCore", "RunTracker", "Capture", "Wire", "Sensors"]),
+        // A client in a process of its own for the MQTT tests (last will after SIGKILL).
+        .executableTarget(name: "rtstack-mqtt-probe", dependencies: ["MQTT"], path: "Tests/MQTTProbe"),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(name: "ServiceTests", dependencies: ["Service"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Sensors", "MQTT", "Wire", "RTStackCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker", "Capture"]),
     ],
     swiftLanguageModes: [.v6]

@@ -19,6 +19,7 @@
 #include <sys/random.h>
 #include <nettle/aes.h>
 #include <nettle/cmac.h>
+#include <nettle/ccm.h>
 #include <nettle/ecc.h>
 #include <nettle/ecc-curve.h>
 #include <nettle/bignum.h>
@@ -36,6 +37,25 @@ static inline void rtstack_aes_cmac(const uint8_t *key, const uint8_t *message, 
     cmac_aes128_set_key(&ctx, key);
     cmac_aes128_update(&ctx, length, message);
     cmac_aes128_digest(&ctx, CMAC128_DIGEST_SIZE, mac);
+}
+
+/* AES-128-CCM without associated data (BTHome's encrypted advertisements): `length` bytes of
+ * ciphertext followed by a `tag_length`-byte tag into `length` bytes of plaintext. Returns 1
+ * when the tag authenticates them (and 0 otherwise, with `out` not to be used). */
+static inline int rtstack_aes128_ccm_decrypt(const uint8_t *key, size_t nonce_length, const uint8_t *nonce,
+                                             size_t tag_length, size_t length, const uint8_t *in, uint8_t *out) {
+    struct ccm_aes128_ctx ctx;
+    ccm_aes128_set_key(&ctx, key);
+    return ccm_aes128_decrypt_message(&ctx, nonce_length, nonce, 0, NULL, tag_length, length, out, in);
+}
+
+/* The other way: `length` bytes of plaintext into ciphertext followed by the tag
+ * (`length + tag_length` bytes). */
+static inline void rtstack_aes128_ccm_encrypt(const uint8_t *key, size_t nonce_length, const uint8_t *nonce,
+                                              size_t tag_length, size_t length, const uint8_t *in, uint8_t *out) {
+    struct ccm_aes128_ctx ctx;
+    ccm_aes128_set_key(&ctx, key);
+    ccm_aes128_encrypt_message(&ctx, nonce_length, nonce, 0, NULL, tag_length, length + tag_length, out, in);
 }
 
 /* The public key d·G of private key d. Returns 0 (and writes nothing) unless 0 < d < n. */

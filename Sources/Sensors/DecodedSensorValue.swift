@@ -13,6 +13,12 @@ public enum DecodedSensorValue: Sendable, Equatable {
     case batteryLevel(BatteryLevel)
     case temperature(EnvironmentalTemperature)
     case humidity(EnvironmentalHumidity)
+    case pressure(EnvironmentalPressure)
+    case csc(CSCMeasurement)
+    case cscFeature(CSCFeature)
+    /// Temperature Measurement (0x2A1C) or Intermediate Temperature (0x2A1E), which share a layout.
+    case healthTemperature(TemperatureMeasurement, intermediate: Bool)
+    case temperatureType(TemperatureType)
     /// The UUID is known but its value does not decode.
     case malformed(BluetoothUUID, WireError)
 
@@ -28,6 +34,11 @@ public enum DecodedSensorValue: Sendable, Equatable {
         case .batteryLevel(let v): return v
         case .temperature(let v): return v
         case .humidity(let v): return v
+        case .pressure(let v): return v
+        case .csc(let v): return v
+        case .cscFeature(let v): return v
+        case .healthTemperature(let v, _): return v
+        case .temperatureType(let v): return v
         case .malformed: return nil
         }
     }
@@ -36,6 +47,8 @@ public enum DecodedSensorValue: Sendable, Equatable {
     public var uuid: BluetoothUUID {
         switch self {
         case .malformed(let uuid, _): return uuid
+        case .healthTemperature(_, let intermediate):
+            return intermediate ? SensorCharacteristicUUID.intermediateTemperature : SensorCharacteristicUUID.temperatureMeasurement
         default: return value.map { type(of: $0).uuid } ?? BluetoothUUID(0)
         }
     }

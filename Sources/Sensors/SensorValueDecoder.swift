@@ -17,6 +17,12 @@ public enum SensorValueDecoder {
                 case 0x2A38: return .bodySensorLocation(try BodySensorLocation(decoding: value))
                 case 0x2A54: return .rscFeature(try RSCFeature(decoding: value))
                 case 0x2A5D: return .sensorLocation(try SensorLocation(decoding: value))
+                case 0x2A5B: return .csc(try CSCMeasurement(decoding: value))
+                case 0x2A5C: return .cscFeature(try CSCFeature(decoding: value))
+                case 0x2A6D: return .pressure(try EnvironmentalPressure(decoding: value))
+                case 0x2A1C: return .healthTemperature(try TemperatureMeasurement(decoding: value), intermediate: false)
+                case 0x2A1E: return .healthTemperature(try TemperatureMeasurement(decoding: value), intermediate: true)
+                case 0x2A1D: return .temperatureType(try TemperatureType(decoding: value))
                 default: return nil
                 }
             }
@@ -50,6 +56,12 @@ public enum SensorValueDecoder {
             case 0x2A19: return "Battery Level"
             case 0x2A6E: return "Temperature"
             case 0x2A6F: return "Humidity"
+            case 0x2A6D: return "Pressure"
+            case 0x2A5B: return "CSC Measurement"
+            case 0x2A5C: return "CSC Feature"
+            case 0x2A1C: return "Temperature Measurement"
+            case 0x2A1D: return "Temperature Type"
+            case 0x2A1E: return "Intermediate Temperature"
             default: return nil
             }
         }

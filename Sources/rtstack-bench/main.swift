@@ -10,6 +10,7 @@ import Glibc
 ///     rtstack-bench latency [SAMPLES] [RATE] [PATHS]  (e) write to the socket → consumer, loop and async paths
 ///                                                (async consumers on the pool and on Central.loopExecutor)
 ///     rtstack-bench links PORT PER_ROLE [SECONDS]  (d) RSS with 3 × PER_ROLE links to the Bumble world
+///     rtstack-bench mqtt [COUNT] [QOS] [RATE]     the MQTT client against a local mosquitto: throughput and latency
 let arguments = CommandLine.arguments
 let mode = arguments.count > 1 ? arguments[1] : "core"
 func intArgument(_ i: Int, _ fallback: Int) -> Int {
@@ -68,9 +69,11 @@ case "latency":
             print("unknown latency path \(path) (loop, subscribe, batches, subscribe-executor, batches-executor)")
         }
     }
+case "mqtt":
+    runMQTTBench(count: intArgument(2, 100_000), qos: intArgument(3, 1) == 0 ? .atMostOnce : .atLeastOnce, rate: max(1, intArgument(4, 1000)))
 case "links":
     runLinksBench(port: UInt16(clamping: intArgument(2, 0)), perRole: max(1, intArgument(3, 1)), seconds: intArgument(4, 3))
 default:
-    print("usage: rtstack-bench core|loop|async|latency|links [COUNT|SAMPLES] [REPEATS|RATE]")
+    print("usage: rtstack-bench core|loop|async|latency|links|mqtt [COUNT|SAMPLES] [REPEATS|RATE]")
     exit(2)
 }

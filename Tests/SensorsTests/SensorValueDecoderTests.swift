@@ -75,7 +75,10 @@ import Wire
         SensorCharacteristicUUID.rscMeasurement, SensorCharacteristicUUID.rscFeature,
         SensorCharacteristicUUID.sensorLocation, SensorCharacteristicUUID.thingyTemperature,
         SensorCharacteristicUUID.batteryLevel, SensorCharacteristicUUID.temperature,
-        SensorCharacteristicUUID.humidity,
+        SensorCharacteristicUUID.humidity, SensorCharacteristicUUID.pressure,
+        SensorCharacteristicUUID.cscMeasurement, SensorCharacteristicUUID.cscFeature,
+        SensorCharacteristicUUID.temperatureMeasurement, SensorCharacteristicUUID.intermediateTemperature,
+        SensorCharacteristicUUID.temperatureType,
     ]
 
     /// Random values of random lengths: decoding never traps, always answers for a known UUID,
@@ -93,6 +96,7 @@ import Wire
             #expect(decoded.uuid == uuid)
             _ = decoded.summary
             _ = decoded.fieldList
+            _ = decoded.quantities.map(\.text)
             guard let v = decoded.value else { malformedCount += 1; continue }
             decodedCount += 1
             let again = SensorValueDecoder.decode(uuid: uuid, value: v.encoded)

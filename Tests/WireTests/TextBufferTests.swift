@@ -119,3 +119,21 @@ import TestSupport
         #expect(f.isEmpty && f.text.isEmpty)
     }
 }
+
+@Suite struct TextOccurrenceTests {
+    @Test(arguments: [
+        ("Zephyr Heartrate Sensor", "heart", false),
+        ("Zephyr Heartrate Sensor", "Heart", true),
+        ("abc", "", true),
+        ("", "a", false),
+        ("aaab", "aab", true),
+        ("ab", "abc", false),
+        ("Grüße", "üß", true),
+        ("bond-01.tmp", ".tmp", true),
+    ])
+    func containsTextFindsByteForByte(_ hay: String, _ needle: String, _ expected: Bool) {
+        #expect(hay.containsText(needle) == expected)
+        // The same answer as the standard library's (which a static binary must not link).
+        #expect(hay.containsText(needle) == (needle.isEmpty || hay.contains(needle)))
+    }
+}

@@ -102,6 +102,8 @@ extension HCIHost {
             warn("encryption event for handle \(Hex.number(handle, width: 4)), which has no link, ignored")
             return
         }
+        // Signed writes are refused on an encrypted link (Vol 3, Part C, §10.4.2).
+        if status.isSuccess { c.client.linkEncrypted = enabled }
         guard status.isSuccess else {
             c.security?.encryptionFailed(status, context: &securityContext, at: now)
             serviceSecurity(c, at: now)

@@ -72,7 +72,7 @@ public struct ScanFilter: Sendable {
         if let a = address, d.address.address != a { return false }
         if !services.isEmpty, !services.contains(where: d.services.contains) { return false }
         if let n = name {
-            guard let dn = d.name, dn.lowercased().contains(n.lowercased()) else { return false }
+            guard let dn = d.name, dn.lowercased().containsText(n.lowercased()) else { return false }
         }
         return true
     }

@@ -58,7 +58,7 @@ extension AdapterSpec {
                 kernel.bondable = s.pairing.bonding
             }
             do throws(HCISocketError) {
-                return try KernelSocketsIO(configuration: kernel, tap: PacketTap.make(sinks))
+                return try KernelSocketsIO(configuration: kernel, tap: PacketTap.make(sinks), notice: notice)
             } catch {
                 throw .kernel(.management(error))
             }

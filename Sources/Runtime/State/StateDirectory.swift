@@ -101,7 +101,7 @@ public struct StateDirectory: Sendable {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if name.hasPrefix(prefix) && name.hasSuffix(suffix) && !name.contains(".tmp") { out.append(name) }
+            if name.hasPrefix(prefix) && name.hasSuffix(suffix) && !name.containsText(".tmp") { out.append(name) }
         }
         return out.sorted()
     }

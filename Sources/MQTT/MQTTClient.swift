@@ -1,0 +1,412 @@
+import CMosquitto
+import Glibc
+
+/// An MQTT 3.1.1 client over libmosquitto, driven by a poll(2) loop that its owner runs — never
+/// by libmosquitto's own thread — so that it sits in the same event loop as the adapters:
+///
+///     poll `fileDescriptor` for reading, and for writing while `wantsWrite`;
+///     readable → `handleReadable(at:)`, writable → `handleWritable(at:)`,
+///     `nextDeadline` reached → `handleTimeout(at:)`; then drain `nextEvent()`.
+///
+/// The descriptor changes from one connection to the next (and is nil between them), so the
+/// owner reads it again after every call. Times are seconds on any monotonic clock, passed in.
+///
+/// The client owns its messages (`MQTTOutbox`): `publish` never blocks and never fails for
+/// want of a broker. While the broker is away messages wait, up to `queueLimit`; beyond that
+/// the oldest waiting ones are dropped, counted, and reported with `.dropped` once connected.
+/// Each connection uses a fresh libmosquitto instance, so unacknowledged messages are re-sent
+/// by this client, in order, and libmosquitto never re-sends a second copy on its own.
+///
+/// Not thread-safe: one thread (the loop's) calls it. libmosquitto's callbacks run inside the
+/// `handle…` calls on that thread and only record what happened; the work is done after the
+/// library call returns, never re-entering libmosquitto from its own callback.
+public final class MQTTClient {
+    public let configuration: MQTTClientConfiguration
+    public private(set) var state: MQTTConnectionState = .idle
+    public private(set) var statistics = MQTTStatistics()
+    /// The reason of the last failed attempt or lost connection, for status output.
+    public private(set) var lastProblem: String?
+
+    private let lib: MosquittoLibrary
+    private var mosq: OpaquePointer?
+    private var outbox: MQTTOutbox
+    private var backoff: MQTTReconnectBackoff
+    private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
+    /// SUBSCRIBE message ids waiting for their SUBACK, and the filter each one asked for.
+    private var pendingSubscriptions: [Int32: String] = [:]
+    private var events: [MQTTEvent] = []
+    private var eventHead = 0
+    private var nextID: UInt64 = 1
+    private var nextMiscAt: Double = 0
+    /// Set by callbacks, acted on once the library call returns.
+    private var connackCode: Int32?
+    private var disconnectCode: Int32?
+    /// A QoS 0 message written inside mosquitto_publish is acknowledged (on_publish) before
+    /// the call returns its mid; such acknowledgements wait here until `pump` knows the mid.
+    private var earlyAcks: Set<Int32> = []
+    private var insidePublish = false
+    private var lastNow: Double = 0
+
+    /// Loads libmosquitto (once per process) and checks the configuration; connects on `start`.
+    public init(configuration: MQTTClientConfiguration) throws(MQTTError) {
+        if let problem = configuration.problem { throw MQTTError.invalidSetting(problem) }
+        for path in [configuration.caFile, configuration.certificateFile, configuration.keyFile].compactMap({ $0 }) {
+            if access(path, R_OK) != 0 {
+                throw MQTTError.invalidSetting("cannot read '\(path)': " + String(cString: Glibc.strerror(errno)))
+            }
+        }
+        lib = try MosquittoLibrary.shared.get()
+        self.configuration = configuration
+        outbox = MQTTOutbox(limit: configuration.queueLimit)
+        backoff = configuration.reconnect
+    }
+
+    deinit {
+        if let m = mosq { lib.destroy(m) }
+    }
+
+    // MARK: Driving
+
+    /// Starts connecting (the first attempt right away).
+    public func start(at now: Double) {
+        guard state == .idle else { return }
+        lastNow = now
+        connect(at: now)
+    }
+
+    /// Publishes the offline availability message, sends DISCONNECT and stops; `.stopped`
+    /// follows once the socket is closed (keep polling until then, or until a timeout of your
+    /// choosing). Messages still waiting are left unsent.
+    public func stop(at now: Double) {
+        lastNow = now
+        switch state {
+        case .connected:
+            if let a = configuration.availability, let m = mosq {
+                var mid: Int32 = 0
+                _ = a.offlinePayload.withCString { p in
+                    lib.publish(m, &mid, a.topic, Int32(strlen(p)), p, a.qos.rawValue, true)
+                }
+            }
+            state = .stopping
+            if let m = mosq, lib.disconnect(m) != MOSQ_ERR_SUCCESS.rawValue { finishStop() }
+            nextMiscAt = now + 2   // give up on a broker that never closes
+        case .connecting, .waiting, .idle:
+            finishStop()
+        case .stopping, .stopped:
+            break
+        }
+    }
+
+    /// The socket to poll; nil while there is none (waiting, stopped).
+    public var fileDescriptor: Int32? {
+        guard let m = mosq else { return nil }
+        let fd = lib.socket(m)
+        return fd >= 0 ? fd : nil
+    }
+
+    /// Whether to poll for writability too.
+    public var wantsWrite: Bool {
+        guard let m = mosq, fileDescriptor != nil else { return false }
+        return lib.wantWrite(m)
+    }
+
+    /// When `handleTimeout` is due: the next connection attempt, the connect timeout, or the
+    /// next keep-alive check (once a second while there is a connection).
+    public var nextDeadline: Double? {
+        switch state {
+        case .idle, .stopped: return nil
+        case .waiting(let t): return t
+        case .connecting(let since): return min(since + configuration.connectTimeout, nextMiscAt)
+        case .connected, .stopping: return nextMiscAt
+        }
+    }
+
+    public func handleReadable(at now: Double) {
+        lastNow = now
+        guard let m = mosq else { return }
+        let rc = lib.loopRead(m, 1)
+        afterLibraryCall(rc, operation: "read", at: now)
+    }
+
+    public func handleWritable(at now: Double) {
+        lastNow = now
+        guard let m = mosq else { return }
+        var rc = lib.loopWrite(m, 1)
+        // During a TLS handshake libmosquitto advances the handshake from loop_read only (its own
+        // loop does it on writability too), so a writable socket while connecting over TLS is
+        // also offered to loop_read; with no data it returns at once.
+        if rc == MOSQ_ERR_SUCCESS.rawValue, configuration.broker.usesTLS, case .connecting = state, mosq != nil {
+            rc = lib.loopRead(m, 1)
+        }
+        afterLibraryCall(rc, operation: "write", at: now)
+    }
+
+    public func handleTimeout(at now: Double) {
+        lastNow = now
+        switch state {
+        case .waiting(let t) where now >= t:
+            connect(at: now)
+        case .connecting(let since) where now >= since + configuration.connectTimeout:
+            fail("no CONNACK within \(formatSeconds(configuration.connectTimeout))", lost: false, at: now)
+        case .stopping where now >= nextMiscAt:
+            finishStop()
+        case .connecting, .connected, .stopping:
+            if now >= nextMiscAt, let m = mosq {
+                nextMiscAt = now + 1
+                afterLibraryCall(lib.loopMisc(m), operation: "keep-alive", at: now)
+            }
+        default:
+            break
+        }
+    }
+
+    /// The next thing that happened, oldest first; nil when there is nothing new.
+    public func nextEvent() -> MQTTEvent? {
+        guard eventHead < events.count else {
+            if eventHead > 0 { events.removeAll(keepingCapacity: true); eventHead = 0 }
+            return nil
+        }
+        defer { eventHead += 1 }
+        return events[eventHead]
+    }
+
+    // MARK: Messages
+
+    /// Queues a message and sends it as soon as the connection allows. Returns its id, for the
+    /// `.delivered` event; a topic that can never be published is refused here.
+    @discardableResult
+    public func publish(_ message: MQTTMessage) throws(MQTTError) -> MQTTPublishID {
+        if let p = MQTTMessage.problem(publishingTo: message.topic) { throw MQTTError.invalidSetting(p) }
+        let id = MQTTPublishID(nextID)
+        nextID += 1
+        statistics.published += 1
+        if outbox.enqueue(message, id: id) != nil { statistics.dropped += 1 }
+        pump()
+        updateQueueStatistics()
+        return id
+    }
+
+    /// Subscribes now (if connected) and again after every reconnection.
+    public func subscribe(_ filter: String, qos: MQTTQoS = .atLeastOnce) throws(MQTTError) {
+        if let p = MQTTMessage.problem(subscribingTo: filter) { throw MQTTError.invalidSetting(p) }
+        subscriptions.append((filter, qos))
+        if state == .connected { sendSubscribe(filter, qos) }
+    }
+
+    private func sendSubscribe(_ filter: String, _ qos: MQTTQoS) {
+        guard let m = mosq else { return }
+        var mid: Int32 = 0
+        if lib.subscribe(m, &mid, filter, qos.rawValue) == MOSQ_ERR_SUCCESS.rawValue { pendingSubscriptions[mid] = filter }
+    }
+
+    // MARK: Connection life
+
+    private func connect(at now: Double) {
+        let obj = Unmanaged.passUnretained(self).toOpaque()
+        guard let m = lib.new(configuration.clientID, true, obj) else {
+            fail("libmosquitto could not create a client (mosquitto_new: " + String(cString: Glibc.strerror(errno)) + ")", lost: false, at: now)
+            return
+        }
+        mosq = m
+        connackCode = nil
+        disconnectCode = nil
+        earlyAcks.removeAll()
+        lib.connectCallbackSet(m) { _, obj, rc in MQTTClient.from(obj)?.connackCode = rc }
+        lib.disconnectCallbackSet(m) { _, obj, rc in MQTTClient.from(obj)?.disconnectCode = rc }
+        lib.publishCallbackSet(m) { _, obj, mid in MQTTClient.from(obj)?.didPublish(mid: mid) }
+        lib.subscribeCallbackSet(m) { _, obj, mid, count, granted in
+            guard let client = MQTTClient.from(obj), let filter = client.pendingSubscriptions.removeValue(forKey: mid) else { return }
+            let code = count > 0 ? granted?[0] ?? 0x80 : 0x80
+            client.events.append(code == 0x80 ? .subscriptionRefused(filter) : .subscribed(filter))
+        }
+        lib.messageCallbackSet(m) { _, obj, message in
+            guard let client = MQTTClient.from(obj), let message else { return }
+            client.didReceive(message.pointee)
+        }
+        _ = lib.intOption(m, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        _ = lib.intOption(m, MOSQ_OPT_TCP_NODELAY, 1)
+        _ = lib.maxInflightMessagesSet(m, UInt32(configuration.inFlightLimit))
+        if let user = configuration.username {
+            _ = lib.usernamePasswordSet(m, user, configuration.password)
+        }
+        if let a = configuration.availability {
+            _ = a.offlinePayload.withCString { p in lib.willSet(m, a.topic, Int32(strlen(p)), p, a.qos.rawValue, true) }
+        }
+        if configuration.broker.usesTLS {
+            if configuration.caFile != nil || configuration.certificateFile != nil {
+                let rc = lib.tlsSet(m, configuration.caFile, nil, configuration.certificateFile, configuration.keyFile, nil)
+                if rc != MOSQ_ERR_SUCCESS.rawValue {
+                    fail("TLS set-up: " + lib.errorText(rc), lost: false, at: now)
+                    return
+                }
+            }
+            if configuration.caFile == nil { _ = lib.intOption(m, MOSQ_OPT_TLS_USE_OS_CERTS, 1) }
+        }
+        state = .connecting(since: now)
+        nextMiscAt = now + 1
+        let rc = lib.connectAsync(m, configuration.broker.host, Int32(configuration.broker.port), Int32(configuration.keepAlive))
+        if rc != MOSQ_ERR_SUCCESS.rawValue {
+            fail(describe(rc, operation: "connect to \(configuration.broker)"), lost: false, at: now)
+        }
+    }
+
+    /// Acts on what the callbacks recorded during a library call, then sends what can be sent.
+    private func afterLibraryCall(_ rc: Int32, operation: String, at now: Double) {
+        if let code = connackCode {
+            connackCode = nil
+            if code == 0 {
+                didConnect(at: now)
+            } else {
+                fail("broker refused the connection: " + lib.connackText(code), lost: false, at: now)
+                return
+            }
+        }
+        if state == .stopping, disconnectCode != nil || (rc != MOSQ_ERR_SUCCESS.rawValue) || fileDescriptor == nil {
+            finishStop()
+            return
+        }
+        if let code = disconnectCode {
+            disconnectCode = nil
+            let wasConnected = state == .connected
+            fail(code == 0 ? "disconnected" : lib.errorText(code) + detailOfErrno(code), lost: wasConnected, at: now)
+            return
+        }
+        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_NO_CONN.rawValue {
+            fail(describe(rc, operation: operation), lost: state == .connected, at: now)
+            return
+        }
+        if mosq != nil && fileDescriptor == nil && state != .stopping {
+            fail("the connection closed", lost: state == .connected, at: now)
+            return
+        }
+        pump()
+        updateQueueStatistics()
+    }
+
+    private func didConnect(at now: Double) {
+        guard let m = mosq else { return }
+        state = .connected
+        backoff.reset()
+        lastProblem = nil
+        statistics.connections += 1
+        nextMiscAt = now + 1
+        if let a = configuration.availability {
+            var mid: Int32 = 0
+            _ = a.onlinePayload.withCString { p in lib.publish(m, &mid, a.topic, Int32(strlen(p)), p, a.qos.rawValue, true) }
+        }
+        for s in subscriptions { sendSubscribe(s.filter, s.qos) }
+        events.append(.connected)
+        let dropped = outbox.takeDropped()
+        if dropped > 0 { events.append(.dropped(count: dropped)) }
+    }
+
+    /// Tears the connection down and schedules the next attempt.
+    private func fail(_ reason: String, lost: Bool, at now: Double) {
+        teardown()
+        lastProblem = reason
+        if state == .stopping || state == .stopped {
+            finishStop()
+            return
+        }
+        let retryAt = now + backoff.nextDelay()
+        state = .waiting(retryAt: retryAt)
+        if lost {
+            statistics.connectionsLost += 1
+            events.append(.connectionLost(reason: reason, retryAt: retryAt))
+        } else {
+            statistics.connectFailures += 1
+            events.append(.connectFailed(reason: reason, retryAt: retryAt))
+        }
+    }
+
+    private func finishStop() {
+        teardown()
+        if state != .stopped {
+            state = .stopped
+            events.append(.stopped)
+        }
+    }
+
+    private func teardown() {
+        if let m = mosq {
+            mosq = nil
+            lib.destroy(m)
+        }
+        outbox.requeueInFlight()
+        earlyAcks.removeAll()
+        pendingSubscriptions.removeAll()
+        connackCode = nil
+        disconnectCode = nil
+        updateQueueStatistics()
+    }
+
+    /// Hands waiting messages to libmosquitto while connected and below the in-flight limit.
+    private func pump() {
+        guard state == .connected, let m = mosq else { return }
+        while outbox.inFlightCount < configuration.inFlightLimit, let entry = outbox.nextWaiting() {
+            var mid: Int32 = 0
+            let message = entry.message
+            insidePublish = true
+            let rc = message.payload.withUnsafeBytes { payload in
+                lib.publish(m, &mid, message.topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue, message.retain)
+            }
+            insidePublish = false
+            if rc == MOSQ_ERR_SUCCESS.rawValue {
+                outbox.markInFlight(entry.id, mid: mid)
+                // A QoS 0 message written during mosquitto_publish was acknowledged before its
+                // mid was known here.
+                if earlyAcks.remove(mid) != nil { didPublish(mid: mid) }
+            } else if rc == MOSQ_ERR_NO_CONN.rawValue || rc == MOSQ_ERR_CONN_LOST.rawValue {
+                break
+            } else {
+                outbox.remove(entry.id)
+                statistics.rejected += 1
+                events.append(.rejected(entry.id, reason: describe(rc, operation: "publish to '\(message.topic)'")))
+            }
+            if mosq == nil { break }
+        }
+    }
+
+    private func didPublish(mid: Int32) {
+        if let id = outbox.acknowledge(mid: mid) {
+            statistics.delivered += 1
+            events.append(.delivered(id))
+        } else if insidePublish {
+            earlyAcks.insert(mid)
+        }
+        // Otherwise the availability message, which is not in the outbox.
+    }
+
+    private func didReceive(_ m: mosquitto_message) {
+        guard let topic = m.topic else { return }
+        let count = Int(max(0, m.payloadlen))
+        let payload: [UInt8] = count > 0 && m.payload != nil
+            ? Array(UnsafeRawBufferPointer(start: m.payload, count: count)) : []
+        statistics.received += 1
+        events.append(.message(MQTTMessage(topic: String(cString: topic), payload: payload,
+                                           qos: m.qos >= 1 ? .atLeastOnce : .atMostOnce, retain: m.retain)))
+    }
+
+    private func updateQueueStatistics() {
+        statistics.queued = outbox.count
+        statistics.inFlight = outbox.inFlightCount
+        statistics.dropped = outbox.droppedTotal
+    }
+
+    private func describe(_ rc: Int32, operation: String) -> String {
+        operation + ": " + lib.errorText(rc) + detailOfErrno(rc)
+    }
+
+    /// For MOSQ_ERR_ERRNO the reason is in errno ("Connection refused").
+    private func detailOfErrno(_ rc: Int32) -> String {
+        rc == MOSQ_ERR_ERRNO.rawValue ? " (" + String(cString: Glibc.strerror(errno)) + ")" : ""
+    }
+
+    private func formatSeconds(_ s: Double) -> String {
+        s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+    }
+
+    private static func from(_ obj: UnsafeMutableRawPointer?) -> MQTTClient? {
+        obj.map { Unmanaged<MQTTClient>.fromOpaque($0).takeUnretainedValue() }
+    }
+}

@@ -1,0 +1,56 @@
+import Glibc
+
+/// A minimal poll(2) loop for clients that have nothing else to wait on (tests, the probe
+/// tool): it does for one or more `MQTTClient`s what the runtime's event loop does for them
+/// next to the adapters.
+public struct MQTTPollLoop {
+    public var clients: [MQTTClient]
+
+    public init(_ clients: [MQTTClient]) {
+        self.clients = clients
+    }
+
+    /// Waits at most `timeout` seconds for the clients' sockets or deadlines and handles what
+    /// is ready. Events are left in the clients for the caller to drain.
+    public func runOnce(timeout: Double) {
+        var now = MQTTClock.now()
+        var wait = max(0, timeout)
+        var fds: [pollfd] = []
+        var owners: [Int] = []
+        for (i, c) in clients.enumerated() {
+            if let d = c.nextDeadline { wait = min(wait, max(0, d - now)) }
+            if let fd = c.fileDescriptor {
+                fds.append(pollfd(fd: fd, events: Int16(POLLIN) | (c.wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
+                owners.append(i)
+            }
+        }
+        let ms = Int32(min(wait * 1000, Double(Int32.max)).rounded(.up))
+        let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), ms) }
+        now = MQTTClock.now()
+        if n > 0 {
+            for (k, p) in fds.enumerated() where p.revents != 0 {
+                let c = clients[owners[k]]
+                // The client may have reconnected on another descriptor during this round.
+                guard c.fileDescriptor == p.fd else { continue }
+                if p.revents & (Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)) != 0 { c.handleReadable(at: now) }
+                if p.revents & Int16(POLLOUT) != 0, c.fileDescriptor == p.fd { c.handleWritable(at: now) }
+            }
+        }
+        for c in clients {
+            if let d = c.nextDeadline, now >= d { c.handleTimeout(at: now) }
+        }
+    }
+
+    /// Runs until `done` answers true (checked after each round) or `timeout` seconds pass;
+    /// whether `done` was reached.
+    @discardableResult
+    public func run(timeout: Double, until done: () -> Bool) -> Bool {
+        let end = MQTTClock.now() + timeout
+        while !done() {
+            let left = end - MQTTClock.now()
+            if left <= 0 { return false }
+            runOnce(timeout: min(left, 0.25))
+        }
+        return true
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+import MQTT
+import Testing
+
+/// Debian's mosquitto broker on a free port of 127.0.0.1, configured for one test: no
+/// persistence (a restart loses every session, as after a crash), anonymous clients unless a
+/// password file is given, TLS when certificates are. `kill` and `restart` keep the port.
+final class MosquittoBroker {
+    static let executable = "/usr/sbin/mosquitto"
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+    static let skipReason: Comment = "Debian's mosquitto broker (/usr/sbin/mosquitto) is not installed; scripts/setup installs it"
+
+    let port: UInt16
+    let directory: URL
+    private(set) var process: ChildProcess?
+
+    /// TLS files for a `listener` with certificates.
+    struct TLS {
+        var caFile: String
+        var certificateFile: String
+        var keyFile: String
+    }
+
+    init(tls: TLS? = nil, passwordFile: String? = nil) throws {
+        directory = try TemporaryDirectory.make("broker")
+        port = try FreePort.find()
+        var config = "listener \(port) 127.0.0.1\npersistence false\n"
+        config += passwordFile.map { "allow_anonymous false\npassword_file \($0)\n" } ?? "allow_anonymous true\n"
+        if let t = tls { config += "cafile \(t.caFile)\ncertfile \(t.certificateFile)\nkeyfile \(t.keyFile)\n" }
+        try config.write(to: directory.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit { process?.terminate(signal: SIGKILL) }
+
+    var url: String { "mqtt://127.0.0.1:\(port)" }
+
+    /// Starts the broker and waits until it accepts connections (at most 10 s).
+    func start() throws {
+        let p = try ChildProcess(Self.executable, ["-c", directory.appendingPathComponent("mosquitto.conf").path])
+        process = p
+        let end = MQTTClock.now() + 10
+        while MQTTClock.now() < end {
+            if FreePort.accepts(port) { return }
+            if !p.isRunning { throw BrokerFailure("mosquitto exited at start-up: \(p.text)") }
+            usleep(20_000)
+        }
+        throw BrokerFailure("mosquitto did not accept connections on port \(port) within 10 s: \(p.text)")
+    }
+
+    /// Kills the broker (SIGKILL: no DISCONNECT to anyone, like a crash or a power cut).
+    func kill() {
+        process?.terminate(signal: SIGKILL)
+        process = nil
+    }
+
+    /// Stops the broker with SIGSTOP: its sockets stay open but nothing is read or answered,
+    /// so messages written to it stay unacknowledged.
+    func freeze() {
+        if let p = process { Glibc.kill(p.pid, SIGSTOP) }
+    }
+
+    func restart() throws {
+        kill()
+        try start()
+    }
+
+    var log: String { process?.text ?? "" }
+}
+
+struct BrokerFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+enum TemporaryDirectory {
+    static func make(_ label: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rtstack-mqtt-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
+
+enum FreePort {
+    /// A port the kernel just handed out for 127.0.0.1 (free when this returns; a test's broker
+    /// binds it right after).
+    static func find() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw BrokerFailure("socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        a.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &a) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard ok else { throw BrokerFailure("bind: \(String(cString: strerror(errno)))") }
+        return UInt16(bigEndian: a.sin_port)
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:port.
+    static func accepts(_ port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        a.sin_port = port.bigEndian
+        return withUnsafePointer(to: &a) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
