@@ -56,23 +56,11 @@ public struct LEEnableEncryption: HCICommand, Hashable {
 /// HCI_LE_Long_Term_Key_Request_Negative_Reply (§7.8.26): the host has no key for the
 /// controller's LE Long Term Key Request. rtstack is central only, so it answers every such
 /// request (which only a peripheral should get) this way.
-public struct LELongTermKeyRequestNegativeReply: HCICommand, Hashable {
+public struct LELongTermKeyRequestNegativeReply: HCIConnectionHandleCommand, Hashable {
     public typealias ReturnParameters = ConnectionHandleReturnParameters
     public static let opcode = HCIOpcode.leLongTermKeyRequestNegativeReply
 
     public var connectionHandle: UInt16
 
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
-
-    public init(decoding r: inout ByteReader) throws(WireError) {
-        connectionHandle = try r.u16("Connection_Handle")
-    }
-
-    public func encode(into w: inout ByteWriter) { w.u16(connectionHandle) }
-
-    public var summary: String { "handle " + HCICommandFormat.handle(connectionHandle) }
-
-    public func describeFields(into fields: inout FieldList) {
-        fields.add("Connection handle", HCICommandFormat.handle(connectionHandle))
-    }
 }

@@ -1,23 +1,11 @@
 /// HCI_Read_Encryption_Key_Size (Core Spec v5.4 Vol 4, Part E, §7.5.7): the size of the key
 /// the link is encrypted with, asked after Encryption Change [v1] (v2 carries it).
-public struct ReadEncryptionKeySize: HCICommand, Hashable {
+public struct ReadEncryptionKeySize: HCIConnectionHandleCommand, Hashable {
     public static let opcode = HCIOpcode.readEncryptionKeySize
 
     public var connectionHandle: UInt16
 
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
-
-    public init(decoding r: inout ByteReader) throws(WireError) {
-        connectionHandle = try r.u16("Connection_Handle")
-    }
-
-    public func encode(into w: inout ByteWriter) { w.u16(connectionHandle) }
-
-    public var summary: String { "handle " + HCICommandFormat.handle(connectionHandle) }
-
-    public func describeFields(into fields: inout FieldList) {
-        fields.add("Connection handle", HCICommandFormat.handle(connectionHandle))
-    }
 
     /// A failed command may carry the status alone: handle and size read 0 then.
     public struct ReturnParameters: WireCodable, FieldDescribing, Hashable {
