@@ -219,19 +219,8 @@ extension WorldIntegration {
             var configuration = HostConfiguration(ownAddress: .randomStatic(state.ownRandomStaticAddress()))
             configuration.security = SecuritySetup.settings(level: .low, ioCapability: .noInputNoOutput, state: state,
                                                             identityAddress: nil)
-            let port = world.hciPort
-            let settings = configuration
-            let central = try await withTimeout(15, "Central.open") {
-                try await Central.open(.tcp(host: "127.0.0.1", port: port), configuration: settings,
-                                       bondStore: FileBondStore(directory: state), sinks: [recorder])
-            }
-            do {
-                try await body(central)
-            } catch {
-                await central.close()
-                throw error
-            }
-            await central.close()
+            try await WorldIntegration.withCentral(world, configuration: configuration, bonds: state,
+                                                   sinks: [recorder], body)
         }
 
         static func secureWorld(_ profiles: String) -> [String] {
