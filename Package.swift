@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(name: "rtstack", dependencies: ["RTStackCLI"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]),
         // Benchmarks of issue 6 (print figures, assert nothing; Docs/performance.md).
-        .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT"]),
+        .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT", "SecurityCrypto"]),
         // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
         // reports); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Wire"], path: "Tests/TestSupport"),
