@@ -88,6 +88,7 @@ extension KernelHost {
         let reached = level.flatMap { SecurityLevel(rawValue: Int($0.rawValue)) } ?? .low
         if reached >= raising.need {
             security.levels[id] = reached
+            linkTable.record(id)?.phase.connection?.client.linkEncrypted = reached > .low
             let peer = linkTable.record(id)?.peer
             deliver(.security(id, .encrypted(level: reached, keySize: peer.flatMap { security.keys[$0]?.keySize } ?? 16,
                                              withBond: false)))

@@ -68,6 +68,23 @@ import Wire
         #expect(k.events.contains { if case .security(id, .encrypted(.medium, _, false)) = $0 { return true }; return false })
     }
 
+    @Test("after BT_SECURITY is raised the link is encrypted: a signed write is refused (Vol 3, Part C, §10.4.2)")
+    func signedWriteRefusedAfterRaise() throws {
+        let (h, k, id) = connected()
+        let server = try #require(k.servers[id])
+        server.handleErrors[Self.bodySensorLocation] = .insufficientEncryption
+        h.perform(.read(handle: Self.bodySensorLocation), on: id, at: k.now)
+        k.pump()
+        server.handleErrors = [:]
+        h.securityRaised(id, level: .medium, at: k.now)
+        k.pump()
+        let write = ATTSignedWrite(handle: Self.bodySensorLocation, value: [0x01], authenticationSignature: ArraySlice(1...12))
+        let op = h.perform(.signedWrite(write), on: id, at: k.now)
+        k.pump()
+        let result = k.events.compactMap { if case let .operationCompleted(o, r) = $0, o == op { return r } else { return nil } }.first
+        guard case .failure(.invalidState)? = result else { Issue.record("\(String(describing: result))"); return }
+    }
+
     @Test("the kernel's pairing failing during a raise (Authentication Failed) fails the request and closes the stuck socket")
     func raiseFails() throws {
         let (h, k, id) = connected()
