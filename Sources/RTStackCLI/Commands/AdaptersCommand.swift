@@ -12,7 +12,7 @@ enum AdaptersCommand {
         usage: "rtstack adapters [--json]",
         summary: "List the kernel's Bluetooth adapters (for --adapter hciN): address, up/down, user channel.",
         options: [
-            .init("json", "JSON Lines: one object per adapter"),
+            .init(.json, "JSON Lines: one object per adapter"),
         ],
         details: """
         'user channel' says whether another program (rtstack, Bumble …) holds the adapter
@@ -23,7 +23,7 @@ enum AdaptersCommand {
     static func run(_ words: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
-        let json = args.flag("json")
+        let json = args.flag(.json)
         let adapters: [HCIAdapterInfo]
         do {
             adapters = try HCIAdapters.list()

@@ -11,8 +11,8 @@ enum BondsCommand {
         usage: "rtstack bonds [remove ADDRESS] [--state-dir DIR] [--json]",
         summary: "List the bonds kept in the state directory (keys never shown), or remove one.",
         options: [
-            .init("state-dir", value: "DIR", "the state directory (default $XDG_STATE_HOME/rtstack)"),
-            .init("json", "JSON Lines: one object per bond"),
+            .init(.stateDir, value: "DIR", "the state directory (default $XDG_STATE_HOME/rtstack)"),
+            .init(.json, "JSON Lines: one object per bond"),
         ],
         positionals: 0...2,
         details: """
@@ -24,11 +24,11 @@ enum BondsCommand {
     static func run(_ words: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
-        let state = args.value("state-dir").map { StateDirectory(path: $0) } ?? StateDirectory.standard()
+        let state = args.value(.stateDir).map { StateDirectory(path: $0) } ?? StateDirectory.standard()
         let store = FileBondStore(directory: state)
         switch args.positionals.first {
         case nil:
-            return list(store, json: args.flag("json"), console)
+            return list(store, json: args.flag(.json), console)
         case "remove":
             guard args.positionals.count == 2 else { throw UsageError("bonds remove wants an ADDRESS; usage: \(spec.usage)") }
             let text = args.positionals[1]

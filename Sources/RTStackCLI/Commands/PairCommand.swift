@@ -10,7 +10,7 @@ enum PairCommand {
         name: "pair",
         usage: "rtstack pair ADDRESS --adapter ADAPTER [--security medium|high|fips] [--passkey N] [--confirm-numbers] [--json]",
         summary: "Pair with a peripheral and keep the bond (the keys go to the state directory, mode 0600).",
-        options: AdapterOptions.specs + [.init("json", "one JSON object")],
+        options: AdapterOptions.specs + [.init(.json, "one JSON object")],
         positionals: 1...1,
         details: """
         The association model follows from both sides' IO capabilities: a passkey the peer shows
@@ -24,7 +24,7 @@ enum PairCommand {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
         let target = args.positionals[0]
-        let json = args.flag("json")
+        let json = args.flag(.json)
         let level = max(try SecurityOptions(args).level, .medium)
         // Pairing is asked for: on --backend kernel the adapter pairs with rtstack's IO
         // capability and keeps the bond.

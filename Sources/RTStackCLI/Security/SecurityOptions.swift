@@ -9,12 +9,12 @@ import Wire
 /// and how rtstack answers during pairing, on either backend (Docs/security.md).
 struct SecurityOptions {
     static let specs: [CommandSpec.Option] = [
-        .init("security", value: "low|medium|high|fips",
+        .init(.security, value: "low|medium|high|fips",
               "level every link must reach before it is used (default low: encrypt only when bonded, asked by the peer or needed by a request)"),
-        .init("io-capability", value: "CAPABILITY",
+        .init(.ioCapability, value: "CAPABILITY",
               "what rtstack's user can do when pairing: keyboard-display, keyboard-only, display-yes-no, display-only or no-input-no-output (default keyboard-display with a terminal or --passkey/--confirm-numbers, else no-input-no-output)"),
-        .init("passkey", value: "N|-", "the passkey (0-999999) to type when the peer shows one, or - to read it from stdin when asked (scripts); without it rtstack asks on the terminal"),
-        .init("confirm-numbers", "accept numeric comparison without asking (the number is printed)"),
+        .init(.passkey, value: "N|-", "the passkey (0-999999) to type when the peer shows one, or - to read it from stdin when asked (scripts); without it rtstack asks on the terminal"),
+        .init(.confirmNumbers, "accept numeric comparison without asking (the number is printed)"),
     ]
 
     var level: SecurityLevel
@@ -30,22 +30,22 @@ struct SecurityOptions {
     var requested: Bool
 
     init(_ args: ParsedArguments) throws(UsageError) {
-        let text = args.value("security") ?? "low"
+        let text = args.value(.security) ?? "low"
         guard let l = SecurityLevel(name: text) else {
             throw UsageError("--security wants low, medium, high or fips, got '\(text)'")
         }
         level = l
-        if args.value("passkey") == "-" {
+        if args.value(.passkey) == "-" {
             passkeyFromStdin = true
-        } else if let p = args.value("passkey") {
+        } else if let p = args.value(.passkey) {
             guard p.count <= 6, let n = UInt32(p), n <= 999_999 else {
                 throw UsageError("--passkey wants the six digits the peer shows (0-999999), got '\(p)'")
             }
             passkey = n
         }
-        confirmsNumbers = args.flag("confirm-numbers")
+        confirmsNumbers = args.flag(.confirmNumbers)
         interactive = isatty(0) == 1 && isatty(2) == 1
-        if let c = args.value("io-capability") {
+        if let c = args.value(.ioCapability) {
             guard let cap = Self.capabilities[c] else {
                 throw UsageError("--io-capability wants \(Self.capabilities.keys.sorted().joined(separator: ", ")), got '\(c)'")
             }
@@ -53,7 +53,7 @@ struct SecurityOptions {
         } else {
             ioCapability = interactive || passkey != nil || passkeyFromStdin || confirmsNumbers ? .keyboardDisplay : .noInputNoOutput
         }
-        requested = level > .low || args.value("io-capability") != nil || args.value("passkey") != nil || confirmsNumbers
+        requested = level > .low || args.value(.ioCapability) != nil || args.value(.passkey) != nil || confirmsNumbers
         if level >= .high && ioCapability == .noInputNoOutput {
             throw UsageError("--security \(level.name) needs an authenticated pairing, which no-input-no-output cannot do: "
                 + "give --passkey N (or --confirm-numbers), run on a terminal, or choose --io-capability")
