@@ -51,7 +51,7 @@ extension HCIHost {
     /// resolved (type 0x02/0x03) as the identity, an RPA a bond's IRK resolves as that identity.
     /// Links waiting for their peer's address connect when it advertises.
     func reportWithIdentity(_ report: AdvertisementReport, at now: HostTime) -> AdvertisementReport {
-        // The common case costs two comparisons: nothing to resolve without bonds.
+        // The common case costs three comparisons: nothing to resolve without bonds.
         if securityContext.bonds.bonds.isEmpty && awaitingAddress.isEmpty && report.address.type.rawValue < 2 { return report }
         var r = report
         switch report.address.type {
