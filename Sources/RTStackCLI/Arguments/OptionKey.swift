@@ -10,8 +10,10 @@ public enum OptionKey: String, Sendable, CaseIterable {
     case backend
     case brief
     case capture
+    case captureRedact = "capture-redact"
     case characteristic
     case config
+    case confirmNumbers = "confirm-numbers"
     case device
     case duration
     case environment
@@ -23,6 +25,7 @@ public enum OptionKey: String, Sendable, CaseIterable {
     case hex
     case index
     case indicate
+    case ioCapability = "io-capability"
     case json
     case logLevel = "log-level"
     case name
@@ -34,6 +37,7 @@ public enum OptionKey: String, Sendable, CaseIterable {
     case noValues = "no-values"
     case only
     case passive
+    case passkey
     case peer
     case range
     case reliable

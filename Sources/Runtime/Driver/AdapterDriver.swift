@@ -12,14 +12,17 @@ public final class AdapterDriver: EventLoopDriver {
     private let context: EventLoopContext<AdapterDriver>
     private let application: HostApplication
     private var now: UInt64
+    /// Where bonds the host reports are kept (the state directory's `FileBondStore`).
+    private let bondStore: BondPersistence?
 
     /// Builds the driver on the loop thread: attaches the application, starts the host.
     public init(context: EventLoopContext<AdapterDriver>, io: any AdapterIO, application: HostApplication,
-                at now: UInt64) {
+                bondStore: BondPersistence? = nil, at now: UInt64) {
         self.context = context
         self.io = io
         self.host = io.host
         self.application = application
+        self.bondStore = bondStore
         self.now = now
         application.attach(self, at: now)
         host.start(at: now)
@@ -53,11 +56,30 @@ public final class AdapterDriver: EventLoopDriver {
             for w in io.takeWarnings() { application.hostEvent(.warning(w), at: now) }
             while let e = host.pollEvent() {
                 progressed = true
+                if case let .security(_, s) = e { keepBond(s) }
                 application.hostEvent(e, at: now)
             }
             if !progressed { break }
         }
         if let failure = io.failure { context.fail(failure) }
+    }
+
+    /// Bonds outlive the process: stored as the host reports them, before the application
+    /// hears of them. A bond that cannot be written is said as a warning, never with its keys.
+    private func keepBond(_ event: SecurityEvent) {
+        guard let store = bondStore else { return }
+        switch event {
+        case let .bondStored(bond):
+            do throws(StateError) {
+                try store.keep(bond)
+            } catch {
+                application.hostEvent(.warning(HostWarning("the bond with \(bond.address) could not be stored: \(error)")), at: now)
+            }
+        case let .bondRemoved(address):
+            store.forget(address)
+        default:
+            break
+        }
     }
 
     // MARK: EventLoopDriver
