@@ -53,14 +53,14 @@ let package = Package(
         // The MQTT client, driven from a poll loop the caller owns (Docs/gateway.md).
         .target(name: "MQTT", dependencies: ["CMosquitto"]),
         // The gateway's pure parts: topics, payloads, Home Assistant discovery, configuration.
-        .target(name: "Gateway", dependencies: ["Wire", "Sensors", "Dissector", "MQTT", "CYAML", "CNettle"],
+        .target(name: "Gateway", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Dissector", "MQTT", "Service", "CYAML", "CNettle"],
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libnettle.a"])]),
         // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
         .target(name: "Service"),
         .target(name: "SecurityCrypto", dependencies: ["HostCore", "Wire", "CNettle"],
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
-        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway"]),
+        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
         // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack
         // as a library or looks its symbols up at run time, so they stay out (Docs/embedded.md).

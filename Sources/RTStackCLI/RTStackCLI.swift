@@ -20,6 +20,7 @@ public enum RTStackCLI {
         (SubscribeCommand.spec, SubscribeCommand.run),
         (DecodeCommand.spec, { (a, c) throws(UsageError) in try DecodeCommand.run(a, c) }),
         (AdaptersCommand.spec, AdaptersCommand.run),
+        (GatewayServiceCommand.spec, { (a, c) throws(UsageError) in try GatewayServiceCommand.run(a, c) }),
     ]
 
     static let topSpec = CommandSpec(

@@ -56,6 +56,7 @@ public enum GatewayPayloads {
         if let a = r.address { o.add("address", a) }
         o.add("links", r.links)
         if let free = r.slotsFree { o.add("slots_free", free) }
+        if let limit = r.slotLimit { o.add("slot_limit", limit) }
         if let why = r.reason { o.add("reason", why) }
         o.add("time", UnixTime.iso8601(time))
         return o.finished
@@ -126,16 +127,19 @@ public struct AdapterStatusReport: Sendable, Hashable {
     public var links: Int
     /// Connection slots the controller has left, when known.
     public var slotsFree: Int?
+    /// Links the controller takes at most, once learned (a refusal, LE Supported States).
+    public var slotLimit: Int?
     public var reason: String?
 
     public init(adapter: String, state: String, backend: String? = nil, address: String? = nil, links: Int = 0,
-                slotsFree: Int? = nil, reason: String? = nil) {
+                slotsFree: Int? = nil, slotLimit: Int? = nil, reason: String? = nil) {
         self.adapter = adapter
         self.state = state
         self.backend = backend
         self.address = address
         self.links = links
         self.slotsFree = slotsFree
+        self.slotLimit = slotLimit
         self.reason = reason
     }
 }
