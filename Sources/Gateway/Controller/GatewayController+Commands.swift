@@ -149,6 +149,10 @@ extension GatewayController {
 
     func runCommand(_ origin: CommandOrigin, device: String, operation: GatewayCommand.Operation, target: GatewayCommand.Target,
                     value: [UInt8], withResponse: Bool, at now: HostTime) {
+        guard !isShuttingDown else {
+            answer(origin, device: device, .failure(.invalidState("the gateway is stopping")), uuid: nil)
+            return
+        }
         guard let d = devicesByID[device] else {
             answer(origin, device: device, .failure(.notFound(unknownDevice(device))), uuid: nil)
             return
