@@ -21,6 +21,7 @@ public enum RTStackCLI {
         (DecodeCommand.spec, { (a, c) throws(UsageError) in try DecodeCommand.run(a, c) }),
         (AdaptersCommand.spec, AdaptersCommand.run),
         (GatewayServiceCommand.spec, { (a, c) throws(UsageError) in try GatewayServiceCommand.run(a, c) }),
+        (StatusCommand.spec, StatusCommand.run),
     ]
 
     static let topSpec = CommandSpec(

@@ -31,6 +31,8 @@ public final class MosquittoBroker {
     /// durable subscriber (clean session off) keeps its subscription across a broker crash.
     public init(tls: TLS? = nil, passwordFile: String? = nil, persistent: Bool = false) throws {
         directory = try TemporaryDirectory.make("broker")
+        // Run as root, mosquitto drops to its own user: that user writes the persistence file.
+        if persistent { chmod(directory.path, 0o777) }
         port = try FreePort.find()
         var config = "listener \(port) 127.0.0.1\n"
         config += persistent
