@@ -179,3 +179,96 @@ enum GatewayChecks {
         exactlyOnceInOrder(published: firsts, sent: sent, tail: tail, what, sourceLocation: sourceLocation)
     }
 }
+
+/// A Unix datagram socket standing in for systemd's notification socket: every datagram the
+/// gateway sends (READY=1, WATCHDOG=1, RELOADING=1 …), in order.
+final class NotifyListener: @unchecked Sendable {
+    let path: String
+    private let fd: Int32
+    private let received = Mutex<[String]>([])
+    private let stopped = Mutex(false)
+
+    init(directory: URL) throws {
+        path = directory.appendingPathComponent("notify.sock").path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw IntegrationFailure("socket(AF_UNIX, SOCK_DGRAM): errno \(errno)") }
+        var a = sockaddr_un()
+        a.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        let rc = withUnsafePointer(to: &a) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else { throw IntegrationFailure("bind \(path): errno \(errno)") }
+        var tv = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        let thread = Thread { [self] in self.readLoop() }
+        thread.start()
+    }
+
+    private func readLoop() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !stopped.withLock({ $0 }) {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { received.withLock { $0.append(String(decoding: buffer[0..<n], as: UTF8.self)) } }
+        }
+        close(fd)
+    }
+
+    var datagrams: [String] { received.withLock { $0 } }
+
+    func wait(_ what: String, timeout: Double, until ready: @escaping ([String]) -> Bool) async throws {
+        let start = Date()
+        while !ready(datagrams) {
+            if seconds(since: start) > timeout {
+                throw IntegrationFailure("no \(what) on the notification socket within \(timeout) s: \(datagrams.suffix(10))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    deinit {
+        stopped.withLock { $0 = true }
+        unlink(path)
+    }
+}
+
+/// A program using the gateway's control socket: request lines out, answer and event lines in.
+final class ControlSocketClient: @unchecked Sendable {
+    private let handle: FileHandle
+    private let lines: LineCollector
+
+    init(path: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var a = sockaddr_un()
+        a.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        let rc = withUnsafePointer(to: &a) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, rc == 0 else { throw IntegrationFailure("cannot connect to the control socket \(path): errno \(errno)") }
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        lines = LineCollector(handle)
+    }
+
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(handle.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    var received: [JSONValue] { lines.json }
+
+    /// Sends a request with `"id"` and waits for the answer with that id.
+    func call(_ request: String, id: Int, timeout: Double = 10) async throws -> JSONValue {
+        send(request)
+        let start = Date()
+        while true {
+            if let answer = received.first(where: { $0["id"]?.int == id }) { return answer }
+            if seconds(since: start) > timeout { throw IntegrationFailure("no answer to \(request) within \(timeout) s: \(lines.lines.suffix(5))") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    func close() { shutdown(handle.fileDescriptor, Int32(SHUT_RDWR)) }
+}
