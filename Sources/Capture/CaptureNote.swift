@@ -12,10 +12,14 @@ public struct CaptureNote: Sendable, Hashable, CustomStringConvertible {
     /// Where the record or block starts in the file.
     public var fileOffset: Int
     public var kind: Kind
+    /// The whole frame of a monitor record (time and payload too), so that a decoder can show
+    /// New Index, System Note and the others where they happened.
+    public var monitorFrame: MonitorFrame?
 
-    public init(fileOffset: Int, kind: Kind) {
+    public init(fileOffset: Int, kind: Kind, monitorFrame: MonitorFrame? = nil) {
         self.fileOffset = fileOffset
         self.kind = kind
+        self.monitorFrame = monitorFrame
     }
 
     public var description: String {

@@ -26,9 +26,13 @@ public struct CaptureReader: Sendable {
     public private(set) var cumulativeDrops: UInt32 = 0
     /// Notes not yet collected with `takeNotes()`.
     public private(set) var pendingNotes: [CaptureNote] = []
-    /// Notes discarded because more than `maximumPendingNotes` were left uncollected.
+    /// Notes discarded because more than `noteLimit` were left uncollected.
     public private(set) var notesDropped = 0
     public static let maximumPendingNotes = 256
+    /// How many uncollected notes are kept (`maximumPendingNotes` unless raised): a decoder
+    /// that shows monitor records collects them after every `next()` and raises it, since one
+    /// `next()` may pass over many records in a row.
+    public var noteLimit = CaptureReader.maximumPendingNotes
 
     /// File offset of the next byte to be read.
     public var offset: Int { source.offset }
@@ -94,7 +98,7 @@ public struct CaptureReader: Sendable {
     }
 
     private mutating func addNote(_ note: CaptureNote) {
-        if pendingNotes.count < Self.maximumPendingNotes {
+        if pendingNotes.count < noteLimit {
             pendingNotes.append(note)
         } else {
             notesDropped += 1
@@ -220,6 +224,30 @@ public struct CaptureReader: Sendable {
                              fileOffset: recordOffset, directionIsKnown: false)
     }
 
+    /// A LINKTYPE_BLUETOOTH_LINUX_MONITOR record: the HCI packet it carries, or nil after
+    /// keeping a record without one as a note.
+    private mutating func monitorRecord(_ data: ArraySlice<UInt8>, dataOffset: Int, time: Int64,
+                                        recordOffset: Int) throws(CaptureError) -> CaptureRecord? {
+        guard data.count >= PcapFormat.monitorHeaderLength else {
+            throw .badRecord(offset: dataOffset,
+                             reason: "\(data.count) byte(s) cannot hold the 4-byte LINKTYPE 254 monitor pseudo-header")
+        }
+        let b = data.startIndex
+        let adapter = UInt16(data[b]) << 8 | UInt16(data[b + 1])
+        let opcode = UInt16(data[b + 2]) << 8 | UInt16(data[b + 3])
+        let frame = MonitorFrame(opcode: MonitorOpcode(opcode), adapterIndex: adapter, timestampMicros: time,
+                                 payload: data.dropFirst(PcapFormat.monitorHeaderLength))
+        if let record = frame.record {
+            var record = record
+            record.fileOffset = recordOffset
+            return record
+        }
+        recordsSkipped += 1
+        addNote(CaptureNote(fileOffset: recordOffset, kind: .monitorRecord(opcode: opcode, adapterIndex: adapter),
+                            monitorFrame: frame))
+        return nil
+    }
+
     // MARK: - btsnoop
 
     private mutating func nextBtsnoop(datalink: UInt32) throws(CaptureError) -> CaptureRecord? {
@@ -260,7 +288,9 @@ public struct CaptureReader: Sendable {
                 let adapter = UInt16(truncatingIfNeeded: flags >> 16)
                 guard let kind = BtsnoopFormat.monitorPacket(opcode: opcode) else {
                     recordsSkipped += 1
-                    addNote(CaptureNote(fileOffset: recordOffset, kind: .monitorRecord(opcode: opcode, adapterIndex: adapter)))
+                    let frame = MonitorFrame(opcode: MonitorOpcode(opcode), adapterIndex: adapter, timestampMicros: time, payload: data)
+                    addNote(CaptureNote(fileOffset: recordOffset, kind: .monitorRecord(opcode: opcode, adapterIndex: adapter),
+                                        monitorFrame: frame))
                     continue
                 }
                 return CaptureRecord(timestampMicros: time, direction: kind.direction,
@@ -276,6 +306,19 @@ public struct CaptureReader: Sendable {
     // MARK: - pcap
 
     private mutating func nextPcap(linkType: UInt32, nanoseconds: Bool, bigEndian: Bool) throws(CaptureError) -> CaptureRecord? {
+        // Monitor records without an HCI packet become notes; read on to the next packet.
+        while true {
+            switch try nextPcapRecord(linkType: linkType, nanoseconds: nanoseconds, bigEndian: bigEndian) {
+            case .none: return nil
+            case .some(.none): continue
+            case .some(.some(let record)): return record
+            }
+        }
+    }
+
+    /// One pcap record: nil at the end of the file, else its packet, or nil inside for a
+    /// monitor record that holds none.
+    private mutating func nextPcapRecord(linkType: UInt32, nanoseconds: Bool, bigEndian: Bool) throws(CaptureError) -> CaptureRecord?? {
         let headerLength = PcapFormat.recordHeaderLength
         let recordOffset = source.offset
         let have = try source.fill(headerLength)
@@ -294,6 +337,9 @@ public struct CaptureReader: Sendable {
                                       lengthName: "included length", length: included, alreadyRead: 0)
         recordIndex += 1
         let time = Int64(seconds) * 1_000_000 + Int64(nanoseconds ? fraction / 1000 : fraction)
+        if linkType == PcapFormat.linkTypeLinuxMonitor {
+            return .some(try monitorRecord(data, dataOffset: recordOffset + headerLength, time: time, recordOffset: recordOffset))
+        }
         return try Self.decodeH4Link(data, linkType: linkType, dataOffset: recordOffset + headerLength,
                                      time: time, recordOffset: recordOffset, flagsDirection: nil)
     }
@@ -473,7 +519,7 @@ public struct CaptureReader: Sendable {
                                       reason: "interface \(interfaceID) has no Interface Description Block (section has \(section.interfaces.count))"))
         }
         let interface = section.interfaces[Int(interfaceID)]
-        guard PcapFormat.supportedLinkTypes.contains(interface.linkType) else {
+        guard PcapFormat.supportedInterfaceLinkTypes.contains(interface.linkType) else {
             return .failed(.unsupportedInterfaceLinkType(offset: blockOffset, interface: interfaceID, linkType: interface.linkType))
         }
         var flagsDirection: Direction? = nil
@@ -532,7 +578,7 @@ public struct CaptureReader: Sendable {
         }
         let data = try takeRecordData(captured, recordOffset: blockOffset, what: "Simple Packet Block",
                                       lengthName: "block total length", length: length, alreadyRead: 12)
-        guard PcapFormat.supportedLinkTypes.contains(interface.linkType) else {
+        guard PcapFormat.supportedInterfaceLinkTypes.contains(interface.linkType) else {
             return .failed(.unsupportedInterfaceLinkType(offset: blockOffset, interface: 0, linkType: interface.linkType))
         }
         // An SPB carries no timestamp; 0 (the Unix epoch) stands in.

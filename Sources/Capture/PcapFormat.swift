@@ -12,7 +12,10 @@ public enum PcapFormat {
     public static let linkTypeH4: UInt32 = 187
     /// LINKTYPE_BLUETOOTH_HCI_H4_WITH_PHDR: a 4-byte big-endian direction word, then H4.
     public static let linkTypeH4WithPHDR: UInt32 = 201
-    public static let supportedLinkTypes: [UInt32] = [linkTypeH4, linkTypeH4WithPHDR]
+    /// Types a pcap file may have (254, Linux monitor, in pcap files only; pcapng interfaces
+    /// take 187 and 201).
+    public static let supportedLinkTypes: [UInt32] = [linkTypeH4, linkTypeH4WithPHDR, 254]
+    public static let supportedInterfaceLinkTypes: [UInt32] = [linkTypeH4, linkTypeH4WithPHDR]
     /// Pseudo-header bit 0 under LINKTYPE 201: set = received (controller → host).
     public static let phdrReceived: UInt32 = 1
     /// Snapshot length written by `PcapWriter` (libpcap's maximum).
@@ -51,18 +54,23 @@ public enum PcapFormat {
         guard length <= BtsnoopFormat.maximumIncludedLength else {
             throw .unrepresentable(reason: "packet of \(length) bytes exceeds the 1 MiB record limit")
         }
-        let (seconds, micros) = record.timestampMicros.quotientAndRemainder(dividingBy: 1_000_000)
+        try appendRecordHeader(timestampMicros: record.timestampMicros, length: length, to: &out)
+        appendU32BE(record.direction == .controllerToHost ? phdrReceived : 0, to: &out)
+        out.append(record.packet.type.rawValue)
+        out.append(contentsOf: record.packet.bytes)
+    }
+
+    /// The 16-byte record header, little-endian: seconds, µs, included and original length.
+    static func appendRecordHeader(timestampMicros: Int64, length: Int, to out: inout [UInt8]) throws(CaptureError) {
+        let (seconds, micros) = timestampMicros.quotientAndRemainder(dividingBy: 1_000_000)
         let wholeSeconds = micros < 0 ? seconds - 1 : seconds
         let fraction = micros < 0 ? micros + 1_000_000 : micros
         guard let sec = UInt32(exactly: wholeSeconds) else {
-            throw .unrepresentable(reason: "timestamp \(record.timestampMicros) µs lies outside pcap's 1970…2106 range")
+            throw .unrepresentable(reason: "timestamp \(timestampMicros) µs lies outside pcap's 1970…2106 range")
         }
         appendU32LE(sec, to: &out)
         appendU32LE(UInt32(truncatingIfNeeded: fraction), to: &out)
         appendU32LE(UInt32(truncatingIfNeeded: length), to: &out)   // included length
         appendU32LE(UInt32(truncatingIfNeeded: length), to: &out)   // original length
-        appendU32BE(record.direction == .controllerToHost ? phdrReceived : 0, to: &out)
-        out.append(record.packet.type.rawValue)
-        out.append(contentsOf: record.packet.bytes)
     }
 }

@@ -6,6 +6,8 @@ final class WriteOnlyFile {
     let path: String
     private var descriptor: Int32
     private var written = 0
+    /// False for a descriptor handed in (standard output): it is neither synced nor closed.
+    private let ownsDescriptor: Bool
 
     init(path: String) throws(CaptureError) {
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -15,6 +17,15 @@ final class WriteOnlyFile {
         }
         descriptor = fd
         self.path = path
+        ownsDescriptor = true
+    }
+
+    /// Writes to an open descriptor (standard output for `wireshark -k -i -`); `path` names it
+    /// in errors.
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+        ownsDescriptor = false
     }
 
     func writeAll(_ bytes: [UInt8]) throws(CaptureError) {
@@ -38,6 +49,7 @@ final class WriteOnlyFile {
 
     func sync() throws(CaptureError) {
         guard descriptor >= 0 else { throw CaptureError.writerClosed(path: path) }
+        guard ownsDescriptor else { return }
         if fdatasync(descriptor) != 0 {
             let code = errno
             throw CaptureError.ioFailed(operation: "fdatasync of \(path)", offset: written, errno: code,
@@ -49,6 +61,7 @@ final class WriteOnlyFile {
         guard descriptor >= 0 else { return }
         let fd = descriptor
         descriptor = -1
+        guard ownsDescriptor else { return }
         if Glibc.close(fd) != 0 {
             let code = errno
             throw CaptureError.ioFailed(operation: "close of \(path)", offset: written, errno: code,
@@ -57,6 +70,6 @@ final class WriteOnlyFile {
     }
 
     deinit {
-        if descriptor >= 0 { Glibc.close(descriptor) }
+        if descriptor >= 0, ownsDescriptor { Glibc.close(descriptor) }
     }
 }

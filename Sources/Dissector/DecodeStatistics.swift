@@ -6,9 +6,13 @@ public struct DecodeStatistics: Sendable {
     /// Packets per type, by raw value: a dictionary update per packet cost a hash each time.
     private var typeCounts = [Int](repeating: 0, count: 8)
     /// Connection handles seen in ACL data or connection events, with the peer when known.
-    public var links: [UInt16: String] = [:]
-    public var notificationsPerLink: [UInt16: Int] = [:]
-    public var indicationsPerLink: [UInt16: Int] = [:]
+    public var links: [LinkID: String] = [:]
+    public var notificationsPerLink: [LinkID: Int] = [:]
+    public var indicationsPerLink: [LinkID: Int] = [:]
+    /// ATT PDUs on EATT channels (they are counted in the totals above too).
+    public var eattPDUs = 0
+    /// Linux monitor frames without an HCI packet (New Index, System Note …).
+    public var monitorNotes = 0
     public var decodeErrors = 0
     /// First few decode errors with their packet index, for the summary.
     public var errorSamples: [String] = []
@@ -35,16 +39,27 @@ public struct DecodeStatistics: Sendable {
     public mutating func count(_ p: DissectedPacket) {
         packets += 1
         typeCounts[Int(p.type.rawValue)] += 1
-        if let h = p.connectionHandle, p.type == .acl, links[h] == nil { links[h] = "" }
-        if let opcode = p.att?.opcode, let h = p.connectionHandle {
-            if opcode == 0x1B { notificationsPerLink[h, default: 0] += 1 }
-            if opcode == 0x1D { indicationsPerLink[h, default: 0] += 1 }
+        if let h = p.connectionHandle, p.type == .acl {
+            let link = LinkID(adapter: p.adapterIndex, handle: h)
+            if links[link] == nil { links[link] = "" }
         }
-        if !p.errors.isEmpty {
-            decodeErrors += p.errors.count
-            if errorSamples.count < 10 {
-                for e in p.errors { errorSamples.append("#\(p.index): \(e)") }
-            }
+        if let att = p.att, let h = p.connectionHandle {
+            if att.opcode == 0x1B { notificationsPerLink[LinkID(adapter: p.adapterIndex, handle: h), default: 0] += 1 }
+            if att.opcode == 0x1D { indicationsPerLink[LinkID(adapter: p.adapterIndex, handle: h), default: 0] += 1 }
+            if att.bearerIsEnhanced { eattPDUs += 1 }
+        }
+        if !p.errors.isEmpty { countErrors(p.errors, index: p.index) }
+    }
+
+    /// A monitor frame without an HCI packet: only its decode problems count here.
+    public mutating func count(_ n: DissectedNote) {
+        if !n.errors.isEmpty { countErrors(n.errors, index: n.index) }
+    }
+
+    private mutating func countErrors(_ errors: [String], index: Int) {
+        decodeErrors += errors.count
+        if errorSamples.count < 10 {
+            for e in errors { errorSamples.append("#\(index): \(e)") }
         }
     }
 
@@ -54,14 +69,17 @@ public struct DecodeStatistics: Sendable {
         let perType = self.perType
         let parts = order.compactMap { t in perType[t].map { "\($0) \(t.name)" } }
         if !parts.isEmpty { s += " (" + parts.joined(separator: ", ") + ")" }
+        if monitorNotes > 0 { s += "\n  monitor records: \(monitorNotes)" }
         s += "\n  links: \(links.count)"
-        for h in links.keys.sorted() {
-            let peer = links[h] ?? ""
-            s += "\n    handle 0x" + hex4(h) + (peer.isEmpty ? "" : " peer \(peer)")
-                + ": \(notificationsPerLink[h] ?? 0) ATT notifications"
-                + ((indicationsPerLink[h] ?? 0) > 0 ? ", \(indicationsPerLink[h] ?? 0) indications" : "")
+        for link in links.keys.sorted() {
+            let peer = links[link] ?? ""
+            s += "\n    " + (link.adapter.map { "hci\($0) " } ?? "") + "handle 0x" + hex4(link.handle)
+                + (peer.isEmpty ? "" : " peer \(peer)")
+                + ": \(notificationsPerLink[link] ?? 0) ATT notifications"
+                + ((indicationsPerLink[link] ?? 0) > 0 ? ", \(indicationsPerLink[link] ?? 0) indications" : "")
         }
         s += "\n  ATT notifications: \(attNotifications)"
+        if eattPDUs > 0 { s += "\n  ATT PDUs on EATT channels: \(eattPDUs)" }
         s += "\n  decode errors: \(decodeErrors)"
         for e in errorSamples { s += "\n    " + e }
         return s
@@ -76,16 +94,19 @@ public struct DecodeStatistics: Sendable {
         for t in H4PacketType.allCases { if let n = perType[t] { types.add(t.name, n) } }
         o.add("types", types)
         var links = [JSONObject]()
-        for h in self.links.keys.sorted() {
+        for link in self.links.keys.sorted() {
             var l = JSONObject()
-            l.add("handle", Int(h))
-            if let p = self.links[h], !p.isEmpty { l.add("peer", p) }
-            l.add("notifications", notificationsPerLink[h] ?? 0)
-            l.add("indications", indicationsPerLink[h] ?? 0)
+            if let a = link.adapter { l.add("adapter", Int(a)) }
+            l.add("handle", Int(link.handle))
+            if let p = self.links[link], !p.isEmpty { l.add("peer", p) }
+            l.add("notifications", notificationsPerLink[link] ?? 0)
+            l.add("indications", indicationsPerLink[link] ?? 0)
             links.append(l)
         }
         o.add("links", objects: links)
         o.add("att_notifications", attNotifications)
+        if eattPDUs > 0 { o.add("eatt_pdus", eattPDUs) }
+        if monitorNotes > 0 { o.add("monitor_records", monitorNotes) }
         o.add("decode_errors", decodeErrors)
         return o
     }
@@ -93,5 +114,20 @@ public struct DecodeStatistics: Sendable {
     private func hex4(_ v: UInt16) -> String {
         let s = String(v, radix: 16)
         return String(repeating: "0", count: 4 - s.count) + s
+    }
+}
+
+/// A connection in the statistics: its handle, and its adapter where the capture has several.
+public struct LinkID: Hashable, Sendable, Comparable {
+    public var adapter: UInt16?
+    public var handle: UInt16
+
+    public init(adapter: UInt16? = nil, handle: UInt16) {
+        self.adapter = adapter
+        self.handle = handle
+    }
+
+    public static func < (l: LinkID, r: LinkID) -> Bool {
+        (l.adapter ?? 0, l.handle) < (r.adapter ?? 0, r.handle)
     }
 }

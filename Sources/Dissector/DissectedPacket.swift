@@ -16,6 +16,19 @@ public struct DissectedPacket: Sendable {
     public var code: String
     /// Connection handle of ACL/SCO/ISO data, and of events that carry one.
     public var connectionHandle: UInt16?
+    /// The adapter (`hciN`) of a Linux monitor capture; nil where the source has one adapter.
+    public var adapterIndex: UInt16?
+    /// The remote device the packet concerns: the peer of its connection (from the connection
+    /// events seen), or the advertiser of an advertising report.
+    public var peer: DeviceAddress?
+    /// The dynamic L2CAP channel (CID 0x0040 and up) of an ACL packet whose frame ended on one.
+    public var channel: UInt16?
+    /// Packets with the same id were decoded to the same name, summary and fields (a repeated
+    /// advertising report): a renderer may reuse what it made of the first. Nil for others.
+    public var decodingID: Int?
+    /// The one entry of `fields` that may differ between packets with the same `decodingID`
+    /// (an advertising report's RSSI); nil when all of them are the same.
+    public var decodingVariableField: Int?
     /// The headline's summary. Kept as bytes: the renderers copy it out as it is, and a
     /// `String` per packet cost an allocation and a copy more.
     public var summaryText: TextBuffer
@@ -25,6 +38,17 @@ public struct DissectedPacket: Sendable {
     public var errors: [String]
     /// The packet's bytes after the H4 indicator.
     public var bytes: ArraySlice<UInt8>
+    /// Octets of `bytes` (offsets from its start) that hold key material the decoder was told
+    /// not to show: the renderers write them as `00` in hex dumps and in JSON's `hex`.
+    public var redactedBytes: Range<Int>?
+
+    /// `bytes`, with `redactedBytes` zeroed: what hex dumps show.
+    public var shownBytes: ArraySlice<UInt8> {
+        guard let r = redactedBytes, r.lowerBound >= 0, r.upperBound <= bytes.count else { return bytes }
+        var copy = Array(bytes)
+        for i in r { copy[i] = 0 }
+        return copy[...]
+    }
 
     public init(index: Int, timestampMicros: Int64, relativeTime: Double, direction: Direction,
                 type: H4PacketType, bytes: ArraySlice<UInt8>) {
@@ -62,6 +86,12 @@ public struct DissectedPacket: Sendable {
         self.name = ""
         self.code = ""
         self.connectionHandle = nil
+        self.adapterIndex = nil
+        self.peer = nil
+        self.channel = nil
+        self.decodingID = nil
+        self.decodingVariableField = nil
+        self.redactedBytes = nil
         self.summaryText.removeAll()
         self.fields.removeAll()
         self.att = nil
@@ -79,6 +109,14 @@ public struct ATTSummary: Sendable {
     public var value: ArraySlice<UInt8>?
     /// The characteristic behind `handle`, when a discovery in the same capture showed it.
     public var characteristic: BluetoothUUID?
+    /// `characteristic` came from a GATT cache, not from the capture.
+    public var characteristicFromCache = false
+    /// The credit-based channel (host-side CID) the PDU travelled on; nil for the fixed
+    /// channel 0x0004.
+    public var bearer: UInt16?
+    /// `bearer` is an Enhanced Credit Based Flow Control channel, i.e. an EATT bearer proper
+    /// (false: an LE credit-based channel to the EATT SPSM).
+    public var bearerIsEnhanced = false
     /// Decoded sensor value line, e.g. "72 bpm", when a decoder knows the characteristic.
     public var decodedValue: String?
 

@@ -3,8 +3,9 @@ import Capture
 import Sensors
 
 /// Turns capture records into `DissectedPacket`s, keeping the state a reader of a trace keeps
-/// in their head: ACL fragments per handle until their L2CAP frame is complete, the peer of
-/// each connection, and which characteristic each attribute handle is.
+/// in their head: ACL fragments per handle until their L2CAP frame is complete, the SDU of each
+/// credit-based channel, the peer of each connection, and which characteristic each attribute
+/// handle is — per adapter, since a Linux monitor capture interleaves several.
 ///
 /// Malformed bytes never stop it: each problem is attached to its packet and counted.
 public final class PacketDissector {
@@ -19,10 +20,15 @@ public final class PacketDissector {
         set { state.collectFields = newValue }
     }
 
+    public var options: DissectorOptions {
+        get { state.options }
+        set { state.options = newValue }
+    }
+
     public var statistics: DecodeStatistics { state.statistics }
 
-    public init(collectFields: Bool = true) {
-        state = Dissection(collectFields: collectFields)
+    public init(collectFields: Bool = true, options: DissectorOptions = DissectorOptions()) {
+        state = Dissection(collectFields: collectFields, options: options)
     }
 
     public func dissect(_ record: CaptureRecord) -> DissectedPacket {
@@ -39,39 +45,71 @@ public final class PacketDissector {
         state.dissect(record, into: &p)
     }
 
+    /// A Linux monitor frame that carries no HCI packet (New Index, System Note, Control
+    /// Command …). Frames that do carry one go through `dissect(_:)` as records.
+    public func dissect(monitor frame: MonitorFrame) -> DissectedNote {
+        state.dissect(monitor: frame)
+    }
+
+    /// A connection that was open before the capture began (the monitor asks the kernel for
+    /// them at start), so its packets get their peer and GATT labels.
+    public func assumeConnection(adapter: UInt16, handle: UInt16, peer: DeviceAddress) {
+        state.assumeConnection(adapter: adapter, handle: handle, peer: peer)
+    }
+
     /// Records a read error of the capture itself (e.g. a truncated last record) in the totals.
     public func noteCaptureError(_ message: String) {
         state.noteCaptureError(message)
     }
 }
 
+/// The per-adapter tables: connection handles are the adapter's own, so two adapters of one
+/// machine (btvirt's hci0 and hci1 both use handle 0x002A) must not share them.
+struct AdapterTables {
+    var reassembler = ACLReassembler()
+    var links: [UInt16: LinkKnowledge] = [:]
+    /// The peer of each open connection, apart from `links` so that reading it copies no
+    /// dictionaries.
+    var peers: [UInt16: DeviceAddress] = [:]
+}
+
 /// The work and the state of a `PacketDissector`.
 struct Dissection {
     var collectFields: Bool
-    private(set) var statistics = DecodeStatistics()
+    var options: DissectorOptions
+    var statistics = DecodeStatistics()
 
-    private var reassembler = ACLReassembler()
-    private var links: [UInt16: LinkKnowledge] = [:]
+    /// The tables of the adapter the last packet came from; the others wait in `otherTables`.
+    var tables = AdapterTables()
+    var tablesAdapter: UInt16 = 0
+    var otherTables: [UInt16: AdapterTables] = [:]
+    /// What the monitor said about each adapter and each control socket.
+    var adapterNames: [UInt16: String] = [:]
+    var controlSockets: [UInt32: MonitorControlOpen] = [:]
+
     private var firstTimestamp: Int64?
-    private var index = 0
+    var index = 0
     /// Headline names built once per event code, LE subevent and ATT opcode: making
     /// "LE Meta: LE Advertising Report" for every report cost more than decoding the report.
     private var eventNames = [String?](repeating: nil, count: 256)
     private var leEventNames = [String?](repeating: nil, count: 256)
-    private var attNames = [String?](repeating: nil, count: 256)
+    var attNames = [String?](repeating: nil, count: 256)
+    /// Advertising reports seen before, with what they decoded to.
+    private var repeatedEvents = RepeatedEventMemo()
 
-    init(collectFields: Bool) {
+    init(collectFields: Bool, options: DissectorOptions) {
         self.collectFields = collectFields
+        self.options = options
     }
 
     mutating func dissect(_ record: CaptureRecord, into p: inout DissectedPacket) {
         index += 1
-        let first = firstTimestamp ?? record.timestampMicros
-        if firstTimestamp == nil { firstTimestamp = first }
         p.reset(
             index: index, timestampMicros: record.timestampMicros,
-            relativeTime: Double(record.timestampMicros &- first) / 1_000_000,
+            relativeTime: relativeTime(record.timestampMicros),
             direction: record.direction, type: record.packet.type, bytes: record.packet.bytes)
+        if record.adapterIndex != tablesAdapter { switchTables(to: record.adapterIndex) }
+        if options.showsAdapter { p.adapterIndex = record.adapterIndex }
         switch record.packet.type {
         case .command: dissectCommand(&p)
         case .event: dissectEvent(&p)
@@ -82,8 +120,26 @@ struct Dissection {
         statistics.count(p)
     }
 
+    mutating func relativeTime(_ timestampMicros: Int64) -> Double {
+        let first = firstTimestamp ?? timestampMicros
+        if firstTimestamp == nil { firstTimestamp = first }
+        return Double(timestampMicros &- first) / 1_000_000
+    }
+
+    /// Parks the current adapter's tables and takes out `adapter`'s.
+    mutating func switchTables(to adapter: UInt16) {
+        otherTables[tablesAdapter] = tables
+        tables = otherTables.removeValue(forKey: adapter) ?? AdapterTables()
+        tablesAdapter = adapter
+    }
+
+    mutating func assumeConnection(adapter: UInt16, handle: UInt16, peer: DeviceAddress) {
+        if adapter != tablesAdapter { switchTables(to: adapter) }
+        connectionOpened(handle: handle, peer: peer)
+    }
+
     /// The name in `cache[key]`, made by `make` the first time.
-    private static func cachedName(_ cache: inout [String?], _ key: UInt8, _ make: () -> String) -> String {
+    static func cachedName(_ cache: inout [String?], _ key: UInt8, _ make: () -> String) -> String {
         if let name = cache[Int(key)] { return name }
         let name = make()
         cache[Int(key)] = name
@@ -108,6 +164,15 @@ struct Dissection {
         }
         p.name = cmd.opcode.name
         p.code = Hex.number(cmd.opcode.rawValue, width: 4)
+        if let handle = CommandConnectionHandle.of(cmd.opcode, cmd.parameters) {
+            p.peer = tables.peers[handle]
+        } else if let peer = CommandConnectionHandle.peer(cmd.opcode, cmd.parameters) {
+            p.peer = peer
+        }
+        if KeyCommands.handles(cmd.opcode) {
+            KeyCommands.describe(cmd, keys: options.showKeys ? .shown : .redacted, into: &p, collectFields: collectFields)
+            return
+        }
         switch HCICommandCatalog.decodeParameters(opcode: cmd.opcode, cmd.parameters) {
         case .success(let value)?:
             value.appendSummary(to: &p.summaryText)
@@ -124,6 +189,16 @@ struct Dissection {
     // MARK: Events
 
     private mutating func dissectEvent(_ p: inout DissectedPacket) {
+        if RepeatedEventMemo.applies(to: p.bytes) {
+            if repeatedEvents.replay(into: &p) { return }
+            decodeEvent(&p)
+            repeatedEvents.remember(&p)
+            return
+        }
+        decodeEvent(&p)
+    }
+
+    private mutating func decodeEvent(_ p: inout DissectedPacket) {
         let event: HCIEvent
         do {
             event = try HCIEvent(bytes: p.bytes)
@@ -158,12 +233,13 @@ struct Dissection {
         switch event {
         case .disconnectionComplete(let d):
             p.connectionHandle = d.connectionHandle
-            _ = reassembler.reset(handle: d.connectionHandle)
-            links[d.connectionHandle]?.pendingRequest = [:]
+            p.peer = tables.peers[d.connectionHandle]
+            _ = tables.reassembler.reset(handle: d.connectionHandle)
+            tables.links[d.connectionHandle]?.disconnected()
         case .le(let le):
             dissectLEMeta(le, &p)
         default:
-            break
+            if let handle = EventConnection.handle(of: event) { p.peer = tables.peers[handle] }
         }
     }
 
@@ -192,132 +268,30 @@ struct Dissection {
     }
 
     private mutating func dissectLEMeta(_ le: LEMetaEvent, _ p: inout DissectedPacket) {
-        switch le {
-        case .connectionComplete(let c) where c.status.isSuccess:
-            p.connectionHandle = c.connectionHandle
-            connectionOpened(handle: c.connectionHandle, peer: c.peer)
-        case .enhancedConnectionCompleteV1(let c) where c.status.isSuccess:
-            p.connectionHandle = c.connectionHandle
-            connectionOpened(handle: c.connectionHandle, peer: c.peer)
-        case .enhancedConnectionCompleteV2(let c) where c.status.isSuccess:
-            p.connectionHandle = c.connectionHandle
-            connectionOpened(handle: c.connectionHandle, peer: c.peer)
-        default:
-            break
-        }
-    }
-
-    private mutating func connectionOpened(handle: UInt16, peer: DeviceAddress) {
-        links[handle] = LinkKnowledge(peer: peer)
-        statistics.links[handle] = peer.description
-        _ = reassembler.reset(handle: handle)
-    }
-
-    // MARK: ACL, L2CAP, ATT
-
-    private mutating func dissectACL(_ p: inout DissectedPacket) {
-        let acl: ACLPacket
-        do {
-            acl = try ACLPacket.decode(p.bytes)
-        } catch {
-            p.name = "ACL Data"
-            p.errors.append("ACL header: \(error)")
-            return
-        }
-        p.connectionHandle = acl.handle
-        let out = reassembler.feed(acl)
-        // The two optional issues one by one: `out.issues` builds an array for every packet.
-        if let issue = out.abandoned { p.errors.append("L2CAP reassembly: \(issue)") }
-        if let issue = out.issue { p.errors.append("L2CAP reassembly: \(issue)") }
-        guard let frame = out.frame else {
-            p.name = "ACL Data"
-            p.summary = "\(acl.packetBoundary.name), \(acl.data.count) bytes (L2CAP frame continues)"
-            return
-        }
-        switch frame.channelID {
-        case .att: dissectATT(frame, &p)
-        case .leSignaling: dissectSignaling(frame, &p)
-        default:
-            p.name = "L2CAP " + frame.channelID.name
-            p.code = Hex.number(frame.channelID.rawValue, width: 4)
-            p.summary = ByteCountText.phrase(frame.payload.count, "byte")
-            if collectFields, !frame.payload.isEmpty { p.fields.add("Data", Hex.spaced(frame.payload)) }
-        }
-    }
-
-    private mutating func dissectSignaling(_ frame: L2CAPFrame, _ p: inout DissectedPacket) {
-        p.code = "0x0005"
-        do {
-            let cmd = try LESignalingCommand.decode(frame.payload)
-            p.name = "LE Signaling " + cmd.name
-            cmd.appendSummary(to: &p.summaryText)
-            if collectFields { cmd.describeFields(into: &p.fields) }
-        } catch {
-            p.name = "LE Signaling"
-            p.errors.append("LE signaling: \(error)")
-        }
-    }
-
-    private mutating func dissectATT(_ frame: L2CAPFrame, _ p: inout DissectedPacket) {
-        let pdu: ATTPDU
-        do {
-            pdu = try ATTPDU.decode(frame.payload)
-        } catch {
-            p.name = "ATT"
-            if let op = frame.payload.first {
-                p.name = "ATT " + ATTOpcode(rawValue: op).name
-                p.att = ATTSummary(opcode: op, name: ATTOpcode(rawValue: op).name)
-            }
-            p.errors.append("ATT: \(error)")
-            return
-        }
-        let handle = frame.handle
-        let opcode = pdu.opcode.rawValue
-        p.name = Dissection.cachedName(&attNames, opcode) { "ATT " + pdu.name }
-        p.code = Dissection.byteCodes[Int(opcode)]
-        pdu.appendSummary(to: &p.summaryText)
-        if collectFields { pdu.describeFields(into: &p.fields) }
-        var att = ATTSummary(opcode: opcode, name: pdu.name)
-        // Changed in place: a copy taken out and written back copied its dictionaries.
-        let direction = p.direction
-        withKnowledge(of: handle) { knowledge in
-            knowledge.learn(from: pdu, direction: direction)
-            switch pdu {
-            case .handleValueNotification(let hv), .handleValueIndication(let hv),
-                 .writeRequest(let hv), .writeCommand(let hv):
-                att.handle = hv.handle
-                att.value = hv.value
-                att.characteristic = knowledge.attributeTypes[hv.handle]
-            case .readRequest(let h), .readBlobRequest(let h, _):
-                att.handle = h
-                att.characteristic = knowledge.attributeTypes[h]
-            case .readResponse(let value):
-                att.value = value
-                if let h = knowledge.takeReadHandle(responseDirection: direction) {
-                    att.handle = h
-                    att.characteristic = knowledge.attributeTypes[h]
-                }
-            case .errorResponse(let e):
-                att.handle = e.attributeHandleInError
-            default:
-                break
+        if let (handle, peer) = EventConnection.opened(by: le) {
+            p.connectionHandle = handle
+            p.peer = peer
+            connectionOpened(handle: handle, peer: peer)
+        } else if let handle = EventConnection.handle(of: le) {
+            p.peer = tables.peers[handle]
+        } else if options.resolvesAdvertisers {
+            switch le {
+            case .advertisingReport(let e): for r in e.reports { p.peer = r.advertiser; break }
+            case .extendedAdvertisingReport(let e): for r in e.reports { p.peer = r.advertiser; break }
+            default: break
             }
         }
-        if let uuid = att.characteristic, let value = att.value, pdu.opcode.rawValue != 0x12, pdu.opcode.rawValue != 0x52,
-           let decoded = SensorValueDecoder.decode(uuid: uuid, value: value) {
-            att.decodedValue = decoded.summary
-            if decoded.isMalformed { p.errors.append("\(decoded.characteristicName): \(decoded.summary)") }
-        }
-        p.att = att
     }
 
-    /// Runs `body` on the knowledge of link `handle`, created empty the first time.
-    private mutating func withKnowledge(of handle: UInt16, _ body: (inout LinkKnowledge) -> Void) {
-        body(&links[handle, default: LinkKnowledge()])
+    mutating func connectionOpened(handle: UInt16, peer: DeviceAddress) {
+        tables.links[handle] = LinkKnowledge(peer: peer, cachedTypes: options.labels.types(for: peer))
+        tables.peers[handle] = peer
+        statistics.links[LinkID(adapter: options.showsAdapter ? tablesAdapter : nil, handle: handle)] = peer.description
+        _ = tables.reassembler.reset(handle: handle)
     }
 
     /// `0x00`…`0xFF`, the code shown after event and ATT names.
-    private static let byteCodes: [String] = (0...255).map { Hex.number($0, width: 2) }
+    static let byteCodes: [String] = (0...255).map { Hex.number($0, width: 2) }
 
     private mutating func dissectIsochronous(_ p: inout DissectedPacket, name: String) {
         p.name = name

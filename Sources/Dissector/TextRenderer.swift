@@ -31,10 +31,19 @@ public struct TextRenderer: Sendable {
         out.append(byte: 0x20)
         TextRenderer.seconds(p.relativeTime, into: &out)
         out.append(p.direction == .hostToController ? " < " : " > ")
+        if let a = p.adapterIndex {
+            out.append("hci")
+            out.appendDecimal(Int(a))
+            out.append(byte: 0x20)
+        }
         out.append(TextRenderer.typeLabel(p.type))
         if let h = p.connectionHandle, p.type != .event {
             out.append(" h=")
             out.appendDecimal(Int(h))
+        }
+        if let c = p.channel {
+            out.append(" cid=")
+            out.appendLowerHexNumber(c, width: 4)
         }
         out.append(byte: 0x20)
         out.append(p.name)
@@ -58,17 +67,48 @@ public struct TextRenderer: Sendable {
                     out.append(": ")
                 }
                 out.append(v)
+                if a.characteristicFromCache { out.append(" (label from the GATT cache)") }
                 out.append(byte: 0x0A)
             }
         }
-        for e in p.errors {
+        appendTail(errors: p.errors, bytes: p.redactedBytes == nil ? p.bytes : p.shownBytes, into: &out)
+    }
+
+    /// A monitor frame without an HCI packet: the same columns, with btmon's `=` or `@` in
+    /// place of the direction and the adapter in place of the type.
+    public func render(_ n: DissectedNote, into out: inout TextBuffer) {
+        out.appendDecimal(n.index, width: 6)
+        out.append(byte: 0x20)
+        TextRenderer.seconds(n.relativeTime, into: &out)
+        out.append(n.mark == "@" ? " @ " : " = ")
+        out.append(n.adapterName)
+        out.append(byte: 0x20)
+        out.append(n.name)
+        if !n.summary.isEmpty {
+            out.append(": ")
+            out.append(n.summary)
+        }
+        out.append(byte: 0x0A)
+        if showFields { out.append(n.fields.text) }
+        appendTail(errors: n.errors, bytes: n.payload, into: &out)
+    }
+
+    /// The decode problems, one `!` line each, then the hex dump when asked.
+    private func appendTail(errors: [String], bytes: ArraySlice<UInt8>, into out: inout TextBuffer) {
+        for e in errors {
             out.append("        ! ")
             out.append(e)
             out.append(byte: 0x0A)
         }
         if hexDump {
-            HexDump.append(p.bytes, indent: 8, to: &out)
+            HexDump.append(bytes, indent: 8, to: &out)
         }
+    }
+
+    public func render(_ n: DissectedNote) -> String {
+        var out = TextBuffer()
+        render(n, into: &out)
+        return out.string
     }
 
     static func typeLabel(_ t: H4PacketType) -> String {

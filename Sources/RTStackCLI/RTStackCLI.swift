@@ -19,6 +19,7 @@ public enum RTStackCLI {
         (WriteCommand.spec, WriteCommand.run),
         (SubscribeCommand.spec, SubscribeCommand.run),
         (DecodeCommand.spec, { (a, c) throws(UsageError) in try DecodeCommand.run(a, c) }),
+        (MonitorCommand.spec, { (a, c) throws(UsageError) in try MonitorCommand.run(a, c) }),
         (AdaptersCommand.spec, AdaptersCommand.run),
         (GatewayServiceCommand.spec, { (a, c) throws(UsageError) in try GatewayServiceCommand.run(a, c) }),
         (StatusCommand.spec, StatusCommand.run),
@@ -67,9 +68,13 @@ public enum RTStackCLI {
             console.out.line("rtstack \(version)")
             return .success
         }
-        // No subcommand, only options: the run session (`rtstack --adapter hci0`).
+        // Options first: the subcommand may come after them (`rtstack --adapter hci0 scan` is
+        // `rtstack scan --adapter hci0`); with none, the run session (`rtstack --adapter hci0`).
         if first.hasPrefix("--") {
-            return try SessionCommand.run(arguments, console)
+            guard let reordered = commandAfterOptions(arguments) else {
+                return try SessionCommand.run(arguments, console)
+            }
+            return try await dispatch(reordered, console)
         }
         guard let c = commands.first(where: { $0.spec.name == first }) else {
             throw UsageError("unknown command '\(first)'; commands: \(commands.map(\.spec.name).joined(separator: ", ")) (see 'rtstack --help')")
@@ -77,9 +82,31 @@ public enum RTStackCLI {
         return try await c.run(Array(arguments.dropFirst()), console)
     }
 
+    /// The words with the first subcommand name that stands where an option's value cannot
+    /// moved to the front; nil when there is none. An option takes the next word as its value
+    /// when any command declares it with one (`--adapter hci0`), unless written `--name=value`.
+    static func commandAfterOptions(_ words: [String]) -> [String]? {
+        let valued = Set(commands.flatMap { $0.spec.options }.filter { $0.valueName != nil }.map(\.name))
+        var i = 0
+        while i < words.count {
+            let w = words[i]
+            if w == "--" { return nil }
+            if w.hasPrefix("--") {
+                let name = String(w.dropFirst(2))
+                if name.firstIndex(of: "=") == nil, valued.contains(name) { i += 1 }
+            } else if commands.contains(where: { $0.spec.name == w }) {
+                return [w] + words[..<i] + words[(i + 1)...]
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        return nil
+    }
+
     static var helpText: String {
         var s = "usage: rtstack --adapter ADAPTER [OPTIONS]     the run session\n"
-        s += "       rtstack COMMAND [OPTIONS]\n\n\(topSpec.summary)\n\ncommands:\n"
+        s += "       rtstack [OPTIONS] COMMAND [OPTIONS]   (options may come before or after the command)\n\n\(topSpec.summary)\n\ncommands:\n"
         let width = commands.map(\.spec.name.count).max() ?? 0
         for c in commands {
             s += "  " + c.spec.name + String(repeating: " ", count: width - c.spec.name.count + 2) + c.spec.summary + "\n"

@@ -6,25 +6,8 @@ import Wire
 
 /// `rtstack decode` in-process, with its output captured in temporary files.
 @Suite struct DecodeCommandTests {
-    struct Run {
-        var code: ExitCode
-        var out: String
-        var err: String
-    }
-
-    func run(_ args: [String]) async throws -> Run {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rtstack-decode-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let outPath = dir.appendingPathComponent("out").path
-        let errPath = dir.appendingPathComponent("err").path
-        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        let errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        let code = await RTStackCLI.run(["decode"] + args, console: Console(out: OutputStream(fd: outFD), err: OutputStream(fd: errFD)))
-        close(outFD)
-        close(errFD)
-        return Run(code: code, out: try String(contentsOfFile: outPath, encoding: .utf8),
-                   err: try String(contentsOfFile: errPath, encoding: .utf8))
+    func run(_ args: [String]) async throws -> CLIRun {
+        try await CLIRun.run(["decode"] + args)
     }
 
     func temporaryFile(_ bytes: [UInt8], suffix: String) throws -> String {

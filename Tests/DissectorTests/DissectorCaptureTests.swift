@@ -34,22 +34,12 @@ import Dissector
 
     /// Handles and values of every notification agree with tshark's fields, not just the count.
     @Test func notificationFieldsMatchTshark() throws {
-        guard let path = SharedCaptures.path("ftms-treadmill-android.btsnoop"), let tshark = SharedCaptures.tsharkPath else {
+        guard let path = SharedCaptures.path("ftms-treadmill-android.btsnoop"), SharedCaptures.tsharkPath != nil else {
             print("skipped: needs ../shared/captures and tshark")
             return
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tshark)
-        p.arguments = ["-r", path, "-Y", "btatt.opcode==0x1b", "-T", "fields", "-e", "frame.number", "-e", "btatt.handle", "-e", "btatt.value"]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
         var expected: [Int: (UInt16, String)] = [:]
-        for line in out.split(separator: "\n") {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+        for f in try SharedCaptures.tsharkFields(path, ["-Y", "btatt.opcode==0x1b"], fields: ["frame.number", "btatt.handle", "btatt.value"]) {
             guard f.count >= 3, let n = Int(f[0]), let h = UInt16(f[1].dropFirst(2), radix: 16) else { continue }
             expected[n] = (h, f[2].replacingOccurrences(of: ":", with: ""))
         }

@@ -11,19 +11,11 @@ import RTStackCLI
         return errno == EAFNOSUPPORT
     }()
 
-    func run(_ args: [String]) async throws -> (code: ExitCode, out: String, err: String) {
+    func run(_ args: [String]) async throws -> CLIRun {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rtstack-hci-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let outPath = dir.appendingPathComponent("out").path
-        let errPath = dir.appendingPathComponent("err").path
-        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        let errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
-        let code = await RTStackCLI.run(args + ["--state-dir", dir.path],
-                                        console: Console(out: OutputStream(fd: outFD), err: OutputStream(fd: errFD)))
-        close(outFD)
-        close(errFD)
-        return (code, try String(contentsOfFile: outPath, encoding: .utf8), try String(contentsOfFile: errPath, encoding: .utf8))
+        return try await CLIRun.run(args + ["--state-dir", dir.path])
     }
 
     @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth (scripts/vm-test covers it)"))

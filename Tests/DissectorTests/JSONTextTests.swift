@@ -44,4 +44,23 @@ import Wire
             #expect(JSONRenderer().render(p).contains("\"time\":\(text),"))
         }
     }
+
+    /// Every ASCII character, at every position of an 8-byte step, in one field among clean
+    /// ones: the one scan over the whole field list must catch each one that needs escaping.
+    @Test func everyASCIICharacterInAnOtherwiseCleanListRoundTrips() throws {
+        for code in 1...0x7F {
+            for pad in 0..<8 {
+                var p = DissectedPacket(index: 1, timestampMicros: 0, relativeTime: 0, direction: .controllerToHost,
+                                        type: .event, bytes: [0x0E, 0x00])
+                p.fields.add("First", "0x0001")
+                let value = String(repeating: "x", count: pad) + String(UnicodeScalar(UInt8(code))) + "y"
+                p.fields.nested("Middle", value) { $0.add("Inner", "plain") }
+                p.fields.add("Last", "end")
+                let line = JSONRenderer().render(p)
+                let obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "code \(code)")
+                let fields = try #require(obj["fields"] as? [[String: Any]])
+                #expect(fields.map { $0["value"] as? String } == ["0x0001", value, "plain", "end"], "code \(code) pad \(pad)")
+            }
+        }
+    }
 }

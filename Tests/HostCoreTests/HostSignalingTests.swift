@@ -77,6 +77,26 @@ import Wire
         #expect(fake.l2capSent.first?.payload == [0x15, 0x03, 0x0A, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x00])
     }
 
+    @Test func enhancedCreditBasedConnectionRequestIsRefusedPerChannel() {
+        let (_, fake) = connected()
+        // Credit Based Connection Request (§4.25): SPSM 0x0027 (EATT), MTU 64, MPS 64,
+        // 10 credits, Source CIDs 0x0040 and 0x0041.
+        fake.l2cap(handle: 0x0040, channel: 5,
+                   [0x17, 0x04, 0x0C, 0x00, 0x27, 0x00, 0x40, 0x00, 0x40, 0x00, 0x0A, 0x00, 0x40, 0x00, 0x41, 0x00])
+        // Response (§4.26): MTU, MPS, credits 0, Result 0x0002 (SPSM not supported), one
+        // Destination CID 0x0000 per Source CID asked for.
+        #expect(fake.l2capSent.first?.payload
+                == [0x18, 0x04, 0x0C, 0x00, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0, 0, 0, 0])
+    }
+
+    @Test func creditBasedReconfigureRequestNamesNoChannelOfOurs() {
+        let (_, fake) = connected()
+        // Reconfigure Request (§4.27): MTU 512, MPS 100, CID 0x0040.
+        fake.l2cap(handle: 0x0040, channel: 5, [0x19, 0x05, 0x06, 0x00, 0x00, 0x02, 0x64, 0x00, 0x40, 0x00])
+        // Response (§4.28): 0x0003, one or more Destination CIDs invalid.
+        #expect(fake.l2capSent.first?.payload == [0x1A, 0x05, 0x02, 0x00, 0x03, 0x00])
+    }
+
     @Test func unknownCodeGetsCommandReject() {
         let (_, fake) = connected()
         // Echo Request (0x08) is BR/EDR only: not understood on LE.

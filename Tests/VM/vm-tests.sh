@@ -294,11 +294,15 @@ session_check() {
         $RT decode $T/monitor-$b.btsnoop --brief 2>&1 | grep -v "Notification" | head -150 | show
     fi
     if [ $b = kernel ]; then
+        # Issue 11: the kernel's real HCI traffic (from its monitor channel), not synthesized ACL.
         notes=$($RT decode $T/session-$b.btsnoop --filter att=notification --brief 2>/dev/null | grep -c "Handle Value Notification")
-        if [ "$notes" -ge 20 ]; then
-            ok "kernel backend: --capture holds the links' ATT PDUs as ACL data ($notes notifications decoded)"
+        creates=$($RT decode $T/session-$b.btsnoop --brief 2>/dev/null | grep -c "CMD LE .*Create Connection")
+        completes=$($RT decode $T/session-$b.btsnoop --brief 2>/dev/null | grep -c "LE .*Connection Complete")
+        if [ "$notes" -ge 20 ] && [ "$creates" -ge 2 ] && [ "$completes" -ge 2 ]; then
+            ok "kernel backend: --capture holds the kernel's HCI traffic ($creates LE Create Connection, $completes completions) and $notes notifications"
         else
-            bad "kernel backend: --capture" "$notes notifications decoded"; $RT decode $T/session-$b.btsnoop --brief 2>&1 | head -30 | show
+            bad "kernel backend: --capture" "$notes notifications, $creates creates, $completes completions decoded"
+            $RT decode $T/session-$b.btsnoop --brief 2>&1 | head -30 | show
         fi
         wait_until 10 no_links 0 || echo "    hci0 still has links"   # dropped after their sockets closed
     fi

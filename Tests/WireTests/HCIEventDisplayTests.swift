@@ -99,6 +99,28 @@ import Testing
         #expect(f.entries.contains { $0.label == "Address type" && $0.value == "Anonymous (0xFF)" })
     }
 
+    /// The fields are written into the buffer piece by piece; they must read as the values'
+    /// own descriptions do, for every Event_Type bit pattern.
+    @Test func extendedReportTextMatchesTheValuesDescriptions() {
+        let peer = BDAddress(string: "C0:11:22:33:44:55")!
+        for raw in Array(0...0x7F) + [0x0080, 0x0193] as [UInt16] {
+            let type = LEExtendedAdvertisingEventType(rawValue: raw)
+            let report = LEExtendedAdvertisingReport(eventType: type, addressType: .randomDevice, address: peer, rssi: -61,
+                                                     data: [0x05, 0x09, 0x41, 0x42, 0x43, 0x44][...])
+            var f = FieldList()
+            report.describeFields(into: &f)
+            #expect(f.value(of: "Event type") == type.description, "Event_Type \(raw)")
+            #expect(report.summary == (type.legacyEventType?.name ?? "extended") + " C0:11:22:33:44:55/random -61 dBm data 6 bytes \"ABCD\"")
+        }
+        let anonymous = LEExtendedAdvertisingReport(eventType: [], addressType: .anonymous, address: .zero, rssi: 127, data: [])
+        #expect(anonymous.summary == "extended anonymous no RSSI data 0 bytes")
+        var f = FieldList()
+        anonymous.describeFields(into: &f)
+        #expect(f.value(of: "Address") == "00:00:00:00:00:00")
+        #expect(f.value(of: "Direct address type") == "Public (0x00)")
+        #expect(f.value(of: "RSSI") == "not available (0x7F)")
+    }
+
     @Test func phyAndCompletedPacketsSummaries() throws {
         #expect(try HCIEvent.decode([0x3E, 0x06, 0x0C, 0x00, 0x40, 0x00, 0x02, 0x03]).summary
                 == "handle 0x0040 tx LE 2M rx LE Coded")

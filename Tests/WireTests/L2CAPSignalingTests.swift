@@ -60,9 +60,30 @@ struct SignalingVector: Sendable, CustomTestStringConvertible {
         // §4.8 Echo Request is not an LE command: it stays unknown, bytes kept.
         SignalingVector(section: "§4.8 as unknown", hex: "08 0a 02 00 aa bb",
                         command: .unknown(code: .echoRequest, identifier: 10, data: [0xAA, 0xBB][...])),
-        // §4.25 Credit Based Connection Request (not modelled) with empty data.
-        SignalingVector(section: "§4.25 as unknown", hex: "17 0b 00 00",
-                        command: .unknown(code: .creditBasedConnectionRequest, identifier: 11, data: [])),
+        // §4.25 Credit Based Connection Request: SPSM 0x0027 (EATT), MTU 64, MPS 64,
+        // 10 credits, Source CIDs 0x0040 and 0x0041.
+        SignalingVector(section: "§4.25", hex: "17 0b 0c 00 27 00 40 00 40 00 0a 00 40 00 41 00",
+                        command: .creditBasedConnectionRequest(identifier: 11, L2CAPCreditBasedConnectionRequest(
+                            spsm: 0x27, mtu: 64, mps: 64, initialCredits: 10,
+                            sourceCIDs: [L2CAPChannelID(0x40), L2CAPChannelID(0x41)]))),
+        // §4.25 with no Source CID at all: the fixed part alone still decodes.
+        SignalingVector(section: "§4.25 no CIDs", hex: "17 0c 08 00 27 00 40 00 40 00 0a 00",
+                        command: .creditBasedConnectionRequest(identifier: 12, L2CAPCreditBasedConnectionRequest(
+                            spsm: 0x27, mtu: 64, mps: 64, initialCredits: 10, sourceCIDs: []))),
+        // §4.26 Credit Based Connection Response: MTU 100, MPS 30, 5 credits, result 0x0004
+        // (some refused), Destination CIDs 0x0050 and 0x0000 (the second refused).
+        SignalingVector(section: "§4.26", hex: "18 0b 0c 00 64 00 1e 00 05 00 04 00 50 00 00 00",
+                        command: .creditBasedConnectionResponse(identifier: 11, L2CAPCreditBasedConnectionResponse(
+                            mtu: 100, mps: 30, initialCredits: 5, result: .someRefusedInsufficientResources,
+                            destinationCIDs: [L2CAPChannelID(0x50), .null]))),
+        // §4.27 Credit Based Reconfigure Request: MTU 512, MPS 100, CIDs 0x0040, 0x0041, 0x0042.
+        SignalingVector(section: "§4.27", hex: "19 0d 0a 00 00 02 64 00 40 00 41 00 42 00",
+                        command: .creditBasedReconfigureRequest(identifier: 13, L2CAPCreditBasedReconfigureRequest(
+                            mtu: 512, mps: 100,
+                            destinationCIDs: [L2CAPChannelID(0x40), L2CAPChannelID(0x41), L2CAPChannelID(0x42)]))),
+        // §4.28 Credit Based Reconfigure Response: 0x0001 (MTU reduction not allowed).
+        SignalingVector(section: "§4.28", hex: "1a 0d 02 00 01 00",
+                        command: .creditBasedReconfigureResponse(identifier: 13, result: .mtuReductionNotAllowed)),
     ]
 
     @Test(arguments: vectors)
@@ -107,6 +128,29 @@ struct SignalingVector: Sendable, CustomTestStringConvertible {
         #expect(throws: WireError.self) { try LESignalingCommand.decode(hx("13 01 03 00 00 00 ff")) }
         #expect(throws: WireError.self) { try LESignalingCommand.decode(hx("16 01 02 00 40 00")) }
         #expect(throws: WireError.self) { try LESignalingCommand.decode(hx("01 01 01 00 00")) }
+    }
+
+    @Test func creditBasedCIDListWithAnOddOctetThrows() {
+        // A Credit Based Connection Request whose CID list ends in half a CID.
+        #expect(throws: WireError.self) { try LESignalingCommand.decode(hx("17 01 0b 00 27 00 40 00 40 00 0a 00 40 00 41")) }
+        // A Reconfigure Response with 3 data octets.
+        #expect(throws: WireError.self) { try LESignalingCommand.decode(hx("1a 01 03 00 00 00 ff")) }
+        // A Reconfigure Request shorter than its fixed MTU and MPS.
+        #expect(throws: WireError.self) { try LESignalingCommand.decode(hx("19 01 02 00 00 02")) }
+    }
+
+    @Test func creditBasedFieldsAndResults() throws {
+        let rsp = try LESignalingCommand.decode(hx("18 0b 0c 00 64 00 1e 00 05 00 04 00 50 00 00 00"))
+        var fields = FieldList()
+        rsp.describeFields(into: &fields)
+        #expect(fields.value(of: "Destination CID") == "0x0050, 0x0000")
+        #expect(fields.value(of: "Result") == "Some connections refused – insufficient resources available (0x0004)")
+        #expect(rsp.summary == "ident 11 dcid 0x0050, 0x0000 mtu 100 mps 30 credits 5 Some connections refused – insufficient resources available")
+        #expect(L2CAPCreditBasedConnectionResult.someRefusedInsufficientResources.opensChannels)
+        #expect(!L2CAPCreditBasedConnectionResult.insufficientEncryption.opensChannels)
+        #expect(L2CAPCreditBasedConnectionResult.pendingAuthentication.isPending)
+        #expect(L2CAPCreditBasedReconfigureResult(0x0003).name == "Reconfiguration failed – one or more Destination CIDs invalid")
+        #expect(L2CAPCreditBasedReconfigureResult(0x0009).name == "Reserved")
     }
 
     @Test func truncatedHeaderThrows() {

@@ -25,9 +25,13 @@ private func hx(_ s: String) -> [UInt8] { Hex.parse(s) ?? [] }
     }
 
     @Test func commandRoundTripKeepsUnknownOpcodes() throws {
-        let c = ManagementCommand(opcode: ManagementOpcode(rawValue: 0x0041), index: 0xFFFF, parameters: [1, 2, 3])
+        let c = ManagementCommand(opcode: ManagementOpcode(rawValue: 0x0141), index: 0xFFFF, parameters: [1, 2, 3])
         #expect(try ManagementCommand(bytes: c.encoded) == c)
-        #expect(c.opcode.name == "Command 0x0041")
+        #expect(c.opcode.name == "Command 0x0141")
+        // Codes the documentation lists have their names (doc/mgmt-protocol).
+        #expect(ManagementOpcode(rawValue: 0x0041).name == "Start Limited Discovery")
+        #expect(ManagementEventCode(rawValue: 0x000B).name == "Device Connected")
+        #expect(ManagementEventCode(rawValue: 0x0FFF).name == "Event 0x0FFF")
     }
 
     // Command Complete (0x0001): Command_Opcode, Status, Return_Parameters.

@@ -39,6 +39,17 @@ enum LESignalingResponder {
                 identifier: id,
                 L2CAPLECreditBasedConnectionResponse(destinationCID: .null, mtu: 0, mps: 0, initialCredits: 0,
                                                      result: .spsmNotSupported)))
+        case let .creditBasedConnectionRequest(id, request):
+            guard id != 0 else { return illegalIdentifier(payload) }
+            // §4.26: one Destination CID per Source CID asked for, 0x0000 for each refused.
+            return Reply(response: .creditBasedConnectionResponse(
+                identifier: id,
+                L2CAPCreditBasedConnectionResponse(mtu: 0, mps: 0, initialCredits: 0, result: .spsmNotSupported,
+                                                   destinationCIDs: request.sourceCIDs.map { _ in .null })))
+        case let .creditBasedReconfigureRequest(id, _):
+            guard id != 0 else { return illegalIdentifier(payload) }
+            // No channel of this host can be named in it (§4.28).
+            return Reply(response: .creditBasedReconfigureResponse(identifier: id, result: .invalidDestinationCID))
         case let .disconnectionRequest(id, p):
             guard id != 0 else { return illegalIdentifier(payload) }
             // No such channel here (§4.6): Invalid CID in request, with the CIDs as seen from
@@ -55,7 +66,7 @@ enum LESignalingResponder {
             return Reply(warning: HostWarning("LE signaling: credits for a channel that does not exist, ignored",
                                               bytes: Array(payload)))
         case .commandReject, .connectionParameterUpdateResponse, .leCreditBasedConnectionResponse,
-             .disconnectionResponse:
+             .disconnectionResponse, .creditBasedConnectionResponse, .creditBasedReconfigureResponse:
             // Responses to requests this host never sends: nothing to answer.
             return Reply()
         }

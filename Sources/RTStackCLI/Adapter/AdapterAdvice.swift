@@ -63,6 +63,10 @@ enum AdapterAdvice {
             let n = error.index.map(String.init) ?? "N"
             return cause + " (another rtstack, a Bumble or btproxy process). Stop that program, or stop bluetoothd "
                 + "('systemctl stop bluetooth'), or power the adapter off for BlueZ ('btmgmt --index \(n) power off')"
+        case EPERM where error.operation == .monitor, EACCES where error.operation == .monitor:
+            return cause + ": the HCI monitor channel needs CAP_NET_RAW. Run as root, or grant it once: "
+                + "sudo setcap cap_net_raw+ep $(which rtstack) (cap_net_admin,cap_net_raw+ep also lets --adapter hciN "
+                + "take a user channel)"
         case EPERM, EACCES:
             return cause + ": the HCI user channel needs CAP_NET_ADMIN and CAP_NET_RAW. Run as root, or grant them once: "
                 + "sudo setcap cap_net_admin,cap_net_raw+ep $(which rtstack)"

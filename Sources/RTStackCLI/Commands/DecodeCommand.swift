@@ -6,23 +6,20 @@ import Dissector
 enum DecodeCommand {
     static let spec = CommandSpec(
         name: "decode",
-        usage: "rtstack decode FILE... [--hex] [--json] [--filter TERM]... [--brief] [--summary-only]",
+        usage: "rtstack decode FILE... [--hex] [--json] [--filter TERM]... [--brief] [--summary-only] [--gatt-cache DIR] [--show-keys] [--adv-summary]",
         summary: "Decode btsnoop, pcap and pcapng captures, btmon style.",
-        options: [
-            .init("hex", "add a hex dump (offset, 16 bytes a line, ASCII) under each packet"),
-            .init("json", "JSON Lines: one object per packet, then a summary object per file"),
-            .init("filter", value: "TERM", repeatable: true,
-                  "keep matching packets: acl|event|command|sco|iso, type=T, handle=N, att=OPCODE|notification|…"),
-            .init("brief", "one line per packet, no decoded fields"),
+        options: DissectionSetup.specOptions + [
             .init("summary-only", "print only the summary"),
-            .init("no-summary", "leave out the summary"),
         ],
         positionals: 1...Int.max,
         details: """
         Each line: index, seconds since the first packet, direction (< host→controller,
         > controller→host), type, connection handle, name, (opcode or code), summary.
-        ACL data is reassembled per handle; ATT values are shown decoded where a discovery in
-        the same capture tells which characteristic a handle is.
+        ACL data is reassembled per handle, and per channel on credit-based L2CAP channels;
+        ATT on EATT channels is decoded like ATT on CID 4. ATT values are shown decoded where
+        a discovery in the same capture, or else the GATT cache, tells which characteristic a
+        handle is. Linux monitor captures (btsnoop 2001, pcap 254) also show adapters, system
+        notes and management traffic (= and @ lines) and name the adapter of every packet.
         Exit status: 0 when every file could be read (decode errors are counted in the summary),
         4 when a file could not be read at all, 2 for a bad command line.
         """)
@@ -33,13 +30,11 @@ enum DecodeCommand {
             console.out.write(spec.helpText)
             return .success
         }
-        var filter = PacketFilter()
-        for term in args.all("filter") {
-            do { try filter.add(term: term) } catch { throw UsageError(error.description) }
-        }
+        let setup = try DissectionSetup(args)
+        for notice in setup.notices { console.err.line("rtstack: \(notice)") }
         let options = Options(
             json: args.flag("json"), hex: args.flag("hex"), brief: args.flag("brief"),
-            summaryOnly: args.flag("summary-only"), summary: !args.flag("no-summary"), filter: filter)
+            summaryOnly: args.flag("summary-only"), summary: !args.flag("no-summary"), setup: setup)
         var worst = ExitCode.success
         for path in args.positionals {
             let code = decode(path: path, options: options, out: console.out, err: console.err)
@@ -54,7 +49,9 @@ enum DecodeCommand {
         var brief: Bool
         var summaryOnly: Bool
         var summary: Bool
-        var filter: PacketFilter
+        var setup: DissectionSetup
+
+        var filter: PacketFilter { setup.filter }
     }
 
     /// Decodes one file to `out`; problems reading it go to `err`.
@@ -66,9 +63,14 @@ enum DecodeCommand {
             err.line("rtstack: \(path): \(error)")
             return .input
         }
-        let dissector = PacketDissector(collectFields: !options.brief && !options.summaryOnly)
-        let text = TextRenderer(hexDump: options.hex, showFields: !options.brief)
-        let json = JSONRenderer(includeFields: !options.brief)
+        var dissectorOptions = options.setup.options
+        let monitorCapture = reader.format.isLinuxMonitor
+        dissectorOptions.showsAdapter = monitorCapture
+        if monitorCapture { reader.noteLimit = 1 << 16 }
+        let dissector = PacketDissector(collectFields: !options.brief && !options.summaryOnly, options: dissectorOptions)
+        let show = Presenter(json: options.json, hex: options.hex, brief: options.brief,
+                             summaryOnly: options.summaryOnly, filter: options.filter,
+                             advertisingSummary: options.setup.advertisingSummary, out: out)
         if !options.json && !options.summaryOnly {
             out.line("# \(path): \(reader.format)")
         }
@@ -84,6 +86,7 @@ enum DecodeCommand {
                 guard let next = try reader.next() else { break }
                 record = next
             } catch {
+                if monitorCapture { showNotes(&reader, dissector, show) }
                 dissector.noteCaptureError("\(error)")
                 if error.endsStream {
                     readError = error
@@ -92,30 +95,26 @@ enum DecodeCommand {
                 if !options.json && !options.summaryOnly { out.line("        ! \(error)") }
                 continue
             }
+            // Records without a packet that came before this one, in file order.
+            if monitorCapture, !reader.pendingNotes.isEmpty { showNotes(&reader, dissector, show) }
             dissector.dissect(record, into: &packet)
-            if options.summaryOnly || !options.filter.accepts(packet) { continue }
-            if options.json {
-                out.append(text: { line in
-                    json.render(packet, into: &line)
-                    line.append(byte: 0x0A)
-                })
-            } else {
-                out.append(text: { text.render(packet, into: &$0) })
-            }
+            show.packet(packet)
         }
+        if monitorCapture { showNotes(&reader, dissector, show) }
         if let e = readError {
             err.line("rtstack: \(path): \(e) (the packets before it were decoded)")
         }
-        if options.summary || options.summaryOnly {
-            if options.json {
-                var s = dissector.statistics.json
-                s.add("file", path)
-                out.line(s.finished)
-            } else {
-                out.line(dissector.statistics.text)
-            }
+        if reader.notesDropped > 0 {
+            err.line("rtstack: \(path): \(reader.notesDropped) monitor records in a row without a packet were not shown")
         }
+        show.finish(statistics: dissector.statistics, file: path, summary: options.summary || options.summaryOnly)
         out.flush()
         return .success
+    }
+
+    private static func showNotes(_ reader: inout CaptureReader, _ dissector: PacketDissector, _ show: Presenter) {
+        for note in reader.takeNotes() {
+            if let frame = note.monitorFrame { show.note(dissector.dissect(monitor: frame)) }
+        }
     }
 }

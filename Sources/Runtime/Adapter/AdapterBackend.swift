@@ -51,7 +51,7 @@ extension AdapterSpec {
                 throw .kernel(error)
             }
             do throws(HCISocketError) {
-                return try KernelSocketsIO(index: index, security: security, tap: PacketTap.make(sinks))
+                return try KernelSocketsIO(index: index, security: security, tap: PacketTap.make(sinks), notice: notice)
             } catch {
                 throw .kernel(.management(error))
             }

@@ -1,4 +1,5 @@
 import Glibc
+import Capture
 import HostCore
 import Wire
 
@@ -7,27 +8,45 @@ import Wire
 /// (`transmit`); what a socket says back — connected, failed, closed, a PDU — goes straight to
 /// the host, since the host is never inside a call when `transmit` runs.
 ///
-/// The tap sees every ATT PDU wrapped as HCI ACL data on the link's connection handle, so
-/// captures of both backends decode alike; the kernel's own HCI traffic is not visible on these
-/// sockets (`rtstack monitor` reads it from the kernel's monitor channel).
+/// The tap (`--trace`, `--capture`) sees the adapter's real HCI traffic, read from the kernel's
+/// monitor channel (what btmon reads: the kernel's commands, events and ACL data for this
+/// adapter, also those of other programs on it). The monitor needs CAP_NET_RAW; without it the
+/// tap sees each link's ATT PDUs wrapped as HCI ACL data on the link's connection handle
+/// instead, and a notice says so.
 public final class KernelSocketsIO: AdapterIO {
     public let kernelHost: KernelHost
     public var host: any Host { kernelHost }
     public let tap: PacketTap
     public let index: UInt16
     private let management: ManagementSocket
+    /// The adapter's HCI traffic for the tap; nil when nothing listens or it could not be had.
+    private let monitor: HCIMonitorSocket?
     private var sockets: [LinkID: L2CAPATTSocket] = [:]
     private var handles: [LinkID: UInt16] = [:]
     private let buffer: UnsafeMutableRawBufferPointer
     private var packetBuffer: [UInt8] = []
     public private(set) var failure: TransportError?
     private static let managementToken = -1
+    private static let monitorToken = -2
 
-    /// Opens the management socket; the host is made here.
-    public init(index: UInt16, security: KernelSecurityLevel?, tap: PacketTap) throws(HCISocketError) {
+    /// Opens the management socket (and, when the tap has sinks, the monitor channel); the host
+    /// is made here. `notice` is told when the monitor channel cannot be had.
+    public init(index: UInt16, security: KernelSecurityLevel?, tap: PacketTap,
+                notice: (String) -> Void = { _ in }) throws(HCISocketError) {
         self.index = index
         self.tap = tap
         management = try ManagementSocket()
+        if tap.isEmpty {
+            monitor = nil
+        } else {
+            do throws(HCISocketError) {
+                monitor = try HCIMonitorSocket()
+            } catch {
+                monitor = nil
+                notice("the capture and --trace show rtstack's ATT PDUs only (as ACL data on each link's handle): "
+                    + "the kernel's HCI traffic needs its monitor channel, and \(error)")
+            }
+        }
         kernelHost = KernelHost(configuration: KernelHostConfiguration(index: index, security: security))
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536 + 8, alignment: 16)
     }
@@ -38,6 +57,7 @@ public final class KernelSocketsIO: AdapterIO {
 
     public func collectDescriptors(into list: inout [WatchedDescriptor]) {
         list.append(WatchedDescriptor(fd: management.fd, events: Int16(POLLIN), token: Self.managementToken))
+        if let m = monitor { list.append(WatchedDescriptor(fd: m.fd, events: Int16(POLLIN), token: Self.monitorToken)) }
         for (id, s) in sockets where s.fd >= 0 {
             list.append(WatchedDescriptor(fd: s.fd, events: s.pollEvents, token: Int(id.rawValue)))
         }
@@ -46,6 +66,8 @@ public final class KernelSocketsIO: AdapterIO {
     public func descriptorReady(_ token: Int, events: Int16, at now: UInt64, settle: () -> Void) {
         if token == Self.managementToken {
             managementReady(at: now, settle: settle)
+        } else if token == Self.monitorToken {
+            monitorReady()
         } else if let raw = UInt32(exactly: token) {
             linkReady(LinkID(rawValue: raw), events: Int32(events), at: now, settle: settle)
         }
@@ -65,6 +87,26 @@ public final class KernelSocketsIO: AdapterIO {
             settle()
         }
     }
+
+    /// This adapter's HCI packets from the monitor channel, to the tap with the kernel's stamps.
+    private func monitorReady() {
+        guard let monitor else { return }
+        for _ in 0..<64 {
+            let received: HCIMonitorSocket.Received?
+            do throws(HCISocketError) {
+                received = try monitor.receive()
+            } catch {
+                return
+            }
+            guard let r = received else { return }
+            if case .frame(let frame) = r, frame.adapterIndex == index, let record = frame.record {
+                tap.pass(record)
+            }
+        }
+    }
+
+    /// Whether the tap takes the links' ATT PDUs (when the monitor channel does not show them).
+    private var tapsATT: Bool { monitor == nil && !tap.isEmpty }
 
     private func linkReady(_ id: LinkID, events: Int32, at now: UInt64, settle: () -> Void) {
         guard let socket = sockets[id] else { return }
@@ -100,7 +142,7 @@ public final class KernelSocketsIO: AdapterIO {
             case .pdu(let n):
                 packetBuffer.removeAll(keepingCapacity: true)
                 packetBuffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                if !tap.isEmpty { tapATT(packetBuffer[...], on: id, .controllerToHost, at: now) }
+                if tapsATT { tapATT(packetBuffer[...], on: id, .controllerToHost, at: now) }
                 kernelHost.receiveATT(packetBuffer[...], on: id, at: now)
                 settle()
             }
@@ -166,7 +208,7 @@ public final class KernelSocketsIO: AdapterIO {
                 drop(id)
             case let .sendATT(id, pdu):
                 guard let socket = sockets[id] else { continue }
-                if !tap.isEmpty { tapATT(pdu[...], on: id, .hostToController, at: now) }
+                if tapsATT { tapATT(pdu[...], on: id, .hostToController, at: now) }
                 if let code = socket.send(pdu) { closed(id, errno: code, at: now) }
             }
         }

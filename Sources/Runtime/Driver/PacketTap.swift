@@ -36,6 +36,12 @@ public final class PacketTap {
 
     public func add(_ sink: @escaping Sink) { sinks.append(sink) }
 
+    /// A packet someone else saw and stamped (a frame of the kernel's monitor channel).
+    public func pass(_ record: CaptureRecord) {
+        if record.direction == .hostToController { sent += 1 } else { received += 1 }
+        for s in sinks { s(record) }
+    }
+
     public func pass(_ packet: HCIPacket, _ direction: Direction, at now: UInt64) {
         if direction == .hostToController { sent += 1 } else { received += 1 }
         guard !sinks.isEmpty else { return }

@@ -18,6 +18,8 @@ public struct HCISocketError: Error, Sendable, Hashable, CustomStringConvertible
         case bringUp = "bring the adapter back up"
         /// A management-channel request.
         case management = "query the management interface"
+        /// `bind` to `HCI_CHANNEL_MONITOR` (what btmon reads), or reading from it.
+        case monitor = "open the monitor channel"
     }
 
     /// The adapter index (`hciN`), nil for requests about no adapter in particular.

@@ -15,6 +15,7 @@ enum LinuxBluetoothABI {
     /// `sockaddr_hci.hci_channel` values.
     static let channelRaw: UInt16 = 0
     static let channelUser: UInt16 = 1
+    static let channelMonitor: UInt16 = 2
     static let channelControl: UInt16 = 3
     /// `HCI_DEV_NONE`: a socket bound to no adapter (the management channel).
     static let deviceNone: UInt16 = 0xFFFF
@@ -24,6 +25,8 @@ enum LinuxBluetoothABI {
     static let hciDevDown: UInt = 0x4004_48CA
     static let hciGetDevList: UInt = 0x8004_48D2
     static let hciGetDevInfo: UInt = 0x8004_48D3
+    /// _IOR('H', 212, int): the open connections of one adapter.
+    static let hciGetConnList: UInt = 0x8004_48D4
 
     /// HCI_UP: bit 0 of the legacy device flags.
     static let flagUp: UInt32 = 1 << 0
@@ -44,6 +47,18 @@ enum LinuxBluetoothABI {
     enum DevList {
         static let headerSize = 4
         static let entrySize = 8
+    }
+
+    /// `struct hci_conn_list_req`: u16 dev_id, u16 conn_num, then 16-byte `hci_conn_info`
+    /// entries (u16 handle, bdaddr_t bdaddr, u8 type, u8 out, u16 state, u32 link_mode).
+    enum ConnList {
+        static let headerSize = 4
+        static let entrySize = 16
+        static let handle = 0
+        static let bdaddr = 2
+        static let type = 8
+        /// `type` of an LE link (LE_LINK).
+        static let leLink: UInt8 = 0x80
     }
 
     /// ERFKILL (Linux errno 132).

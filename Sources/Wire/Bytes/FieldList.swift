@@ -34,6 +34,12 @@ public struct FieldList: Sendable {
             self.valueEnd = Int32(truncatingIfNeeded: valueEnd)
         }
 
+        /// This span moved by `delta` bytes (an entry before it grew or shrank).
+        func shifted(by delta: Int) -> Span {
+            Span(level: level, lineStart: Int(lineStart) + delta, labelEnd: Int(labelEnd) + delta,
+                 valueEnd: Int(valueEnd) + delta)
+        }
+
         public var level: Int { Int(depth) }
         public var label: Range<Int> { Int(lineStart) + FieldList.indent(level)..<Int(labelEnd) }
         public var value: Range<Int> { valueEnd == labelEnd ? Int(labelEnd)..<Int(labelEnd) : Int(labelEnd) + 2..<Int(valueEnd) }
@@ -110,6 +116,47 @@ public struct FieldList: Sendable {
         level += 1
         body(&self)
         level -= 1
+    }
+
+    /// Makes this list a copy of `other`, reusing this list's memory: one copy of the text
+    /// and of the spans (a decoder that memoizes a packet's fields replays them this way).
+    public mutating func replaceContents(with other: FieldList) {
+        text.removeAll()
+        other.text.withUnsafeBufferPointer { text.append(bytes: $0) }
+        spans.removeAll(keepingCapacity: true)
+        spans.append(contentsOf: other.spans)
+        level = other.level
+    }
+
+    /// `replaceContents(with:)`, with the value of entry `index` written anew by `write` (a
+    /// memoized packet whose one varying field, e.g. an advertising report's RSSI, differs).
+    public mutating func replaceContents(with other: FieldList, rewritingValueOf index: Int,
+                                         _ write: (inout TextBuffer) -> Void) {
+        guard other.spans.indices.contains(index) else {
+            replaceContents(with: other)
+            return
+        }
+        let s = other.spans[index]
+        let labelEnd = s.label.upperBound
+        let oldValueEnd = s.value.isEmpty ? labelEnd : s.value.upperBound
+        text.removeAll()
+        other.text.withUnsafeBufferPointer { t in
+            text.append(bytes: UnsafeBufferPointer(rebasing: t[0..<labelEnd]))
+            text.append(": ")
+            write(&text)
+            var newValueEnd = text.count
+            if newValueEnd == labelEnd + 2 {
+                text.removeLast(2)
+                newValueEnd = labelEnd
+            }
+            text.append(bytes: UnsafeBufferPointer(rebasing: t[oldValueEnd..<t.count]))
+            spans.removeAll(keepingCapacity: true)
+            spans.append(contentsOf: other.spans[..<index])
+            spans.append(Span(level: s.level, lineStart: s.line.lowerBound, labelEnd: labelEnd, valueEnd: newValueEnd))
+            let delta = newValueEnd - oldValueEnd
+            for later in other.spans[(index + 1)...] { spans.append(later.shifted(by: delta)) }
+        }
+        level = other.level
     }
 
     /// Appends another list one level below the current one.

@@ -20,6 +20,14 @@ extension LESignalingCommand: FieldDescribing {
             return "\(id) dcid \(L2CAPText.hex16(p.destinationCID.rawValue)) mtu \(p.mtu) mps \(p.mps) credits \(p.initialCredits) \(p.result.name)"
         case let .flowControlCreditInd(_, p):
             return "\(id) cid \(L2CAPText.hex16(p.cid.rawValue)) credits \(p.credits)"
+        case let .creditBasedConnectionRequest(_, p):
+            return "\(id) spsm \(L2CAPText.hex16(p.spsm)) scid \(L2CAPChannelIDList.text(p.sourceCIDs)) mtu \(p.mtu) mps \(p.mps) credits \(p.initialCredits)"
+        case let .creditBasedConnectionResponse(_, p):
+            return "\(id) dcid \(L2CAPChannelIDList.text(p.destinationCIDs)) mtu \(p.mtu) mps \(p.mps) credits \(p.initialCredits) \(p.result.name)"
+        case let .creditBasedReconfigureRequest(_, p):
+            return "\(id) dcid \(L2CAPChannelIDList.text(p.destinationCIDs)) mtu \(p.mtu) mps \(p.mps)"
+        case let .creditBasedReconfigureResponse(_, result):
+            return "\(id) \(result.name)"
         case let .unknown(code, _, data):
             return "\(id) code \(L2CAPText.hex8(code.rawValue)) data \(L2CAPText.short(data))"
         }
@@ -64,6 +72,24 @@ extension LESignalingCommand: FieldDescribing {
         case let .flowControlCreditInd(_, p):
             fields.add("CID", L2CAPText.hex16(p.cid.rawValue))
             fields.add("Credits", String(p.credits))
+        case let .creditBasedConnectionRequest(_, p):
+            fields.add("SPSM", L2CAPText.hex16(p.spsm))
+            fields.add("MTU", String(p.mtu))
+            fields.add("MPS", String(p.mps))
+            fields.add("Initial Credits", String(p.initialCredits))
+            fields.add("Source CID", L2CAPChannelIDList.text(p.sourceCIDs))
+        case let .creditBasedConnectionResponse(_, p):
+            fields.add("MTU", String(p.mtu))
+            fields.add("MPS", String(p.mps))
+            fields.add("Initial Credits", String(p.initialCredits))
+            fields.add("Result", p.result.description)
+            fields.add("Destination CID", L2CAPChannelIDList.text(p.destinationCIDs))
+        case let .creditBasedReconfigureRequest(_, p):
+            fields.add("MTU", String(p.mtu))
+            fields.add("MPS", String(p.mps))
+            fields.add("Destination CID", L2CAPChannelIDList.text(p.destinationCIDs))
+        case let .creditBasedReconfigureResponse(_, result):
+            fields.add("Result", result.description)
         case let .unknown(_, _, data):
             fields.add("Data", L2CAPText.bytes(data))
         }

@@ -11,6 +11,10 @@ public enum LESignalingCommand: Sendable, Hashable {
     case leCreditBasedConnectionRequest(identifier: UInt8, L2CAPLECreditBasedConnectionRequest)
     case leCreditBasedConnectionResponse(identifier: UInt8, L2CAPLECreditBasedConnectionResponse)
     case flowControlCreditInd(identifier: UInt8, L2CAPFlowControlCreditInd)
+    case creditBasedConnectionRequest(identifier: UInt8, L2CAPCreditBasedConnectionRequest)
+    case creditBasedConnectionResponse(identifier: UInt8, L2CAPCreditBasedConnectionResponse)
+    case creditBasedReconfigureRequest(identifier: UInt8, L2CAPCreditBasedReconfigureRequest)
+    case creditBasedReconfigureResponse(identifier: UInt8, result: L2CAPCreditBasedReconfigureResult)
     case unknown(code: L2CAPSignalingCode, identifier: UInt8, data: ArraySlice<UInt8>)
 
     /// Size of Code + Identifier + Length.
@@ -26,6 +30,10 @@ public enum LESignalingCommand: Sendable, Hashable {
         case .leCreditBasedConnectionRequest: return .leCreditBasedConnectionRequest
         case .leCreditBasedConnectionResponse: return .leCreditBasedConnectionResponse
         case .flowControlCreditInd: return .flowControlCreditInd
+        case .creditBasedConnectionRequest: return .creditBasedConnectionRequest
+        case .creditBasedConnectionResponse: return .creditBasedConnectionResponse
+        case .creditBasedReconfigureRequest: return .creditBasedReconfigureRequest
+        case .creditBasedReconfigureResponse: return .creditBasedReconfigureResponse
         case let .unknown(code, _, _): return code
         }
     }
@@ -35,7 +43,9 @@ public enum LESignalingCommand: Sendable, Hashable {
         case let .commandReject(id, _), let .disconnectionRequest(id, _), let .disconnectionResponse(id, _),
              let .connectionParameterUpdateRequest(id, _), let .connectionParameterUpdateResponse(id, _),
              let .leCreditBasedConnectionRequest(id, _), let .leCreditBasedConnectionResponse(id, _),
-             let .flowControlCreditInd(id, _), let .unknown(_, id, _):
+             let .flowControlCreditInd(id, _), let .creditBasedConnectionRequest(id, _),
+             let .creditBasedConnectionResponse(id, _), let .creditBasedReconfigureRequest(id, _),
+             let .creditBasedReconfigureResponse(id, _), let .unknown(_, id, _):
             return id
         }
     }
@@ -83,6 +93,17 @@ public enum LESignalingCommand: Sendable, Hashable {
             return .leCreditBasedConnectionResponse(identifier: identifier, try exact(data, code))
         case .flowControlCreditInd:
             return .flowControlCreditInd(identifier: identifier, try exact(data, code))
+        case .creditBasedConnectionRequest:
+            return .creditBasedConnectionRequest(identifier: identifier, try exact(data, code))
+        case .creditBasedConnectionResponse:
+            return .creditBasedConnectionResponse(identifier: identifier, try exact(data, code))
+        case .creditBasedReconfigureRequest:
+            return .creditBasedReconfigureRequest(identifier: identifier, try exact(data, code))
+        case .creditBasedReconfigureResponse:
+            var r = ByteReader(data)
+            let result = L2CAPCreditBasedReconfigureResult(try r.u16("Result"))
+            try expectEnd(r, code)
+            return .creditBasedReconfigureResponse(identifier: identifier, result: result)
         default:
             return .unknown(code: code, identifier: identifier, data: data)
         }
@@ -115,6 +136,10 @@ public enum LESignalingCommand: Sendable, Hashable {
         case let .leCreditBasedConnectionRequest(_, p): p.encode(into: &writer)
         case let .leCreditBasedConnectionResponse(_, p): p.encode(into: &writer)
         case let .flowControlCreditInd(_, p): p.encode(into: &writer)
+        case let .creditBasedConnectionRequest(_, p): p.encode(into: &writer)
+        case let .creditBasedConnectionResponse(_, p): p.encode(into: &writer)
+        case let .creditBasedReconfigureRequest(_, p): p.encode(into: &writer)
+        case let .creditBasedReconfigureResponse(_, result): writer.u16(result.rawValue)
         case let .unknown(_, _, data): writer.append(data)
         }
         writer.patchU16(at: lengthAt, UInt16(clamping: writer.count - start))

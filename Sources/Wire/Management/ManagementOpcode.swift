@@ -1,5 +1,5 @@
-/// A Linux Bluetooth management command code (BlueZ doc/mgmt-api, "Commands"). Only the
-/// commands rtstack's kernel backend sends have names; any other code still round-trips.
+/// A Linux Bluetooth management command code (BlueZ doc/mgmt-api, "Commands"). Every code
+/// the documentation lists has a name; any other code still round-trips.
 public struct ManagementOpcode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
@@ -19,7 +19,7 @@ public struct ManagementOpcode: RawRepresentable, Hashable, Sendable, CustomStri
         case .setLowEnergy: return "Set Low Energy"
         case .startDiscovery: return "Start Discovery"
         case .stopDiscovery: return "Stop Discovery"
-        default: return "Command " + Hex.number(rawValue, width: 4)
+        default: return ManagementNames.command(rawValue) ?? "Command " + Hex.number(rawValue, width: 4)
         }
     }
 
@@ -39,4 +39,8 @@ public struct ManagementEventCode: RawRepresentable, Hashable, Sendable {
     public static let newSettings = ManagementEventCode(rawValue: 0x0006)
     public static let deviceFound = ManagementEventCode(rawValue: 0x0012)
     public static let discovering = ManagementEventCode(rawValue: 0x0013)
+
+    public var name: String {
+        ManagementNames.event(rawValue) ?? "Event " + Hex.number(rawValue, width: 4)
+    }
 }

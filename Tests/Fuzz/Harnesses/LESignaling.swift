@@ -42,7 +42,8 @@ public func fuzzLESignaling(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     // Requests with a valid identifier are always answered (Core Spec v5.4 Vol 3, Part A, §4).
     switch command {
     case let .connectionParameterUpdateRequest(id, _), let .leCreditBasedConnectionRequest(id, _),
-         let .disconnectionRequest(id, _), let .unknown(_, id, _):
+         let .disconnectionRequest(id, _), let .creditBasedConnectionRequest(id, _),
+         let .creditBasedReconfigureRequest(id, _), let .unknown(_, id, _):
         if id != 0 { invariant(reply.response != nil, "request \(command.code.name) left unanswered") }
     default:
         break

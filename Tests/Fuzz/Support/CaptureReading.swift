@@ -16,13 +16,21 @@ func readCapture(_ bytes: [UInt8]) {
     }
     _ = reader.format.description
     var records: [CaptureRecord] = []
+    // Every frame of a Linux monitor capture in file order: notes before the record after them.
+    var frames: [MonitorFrame] = []
+    if reader.format.isLinuxMonitor { reader.noteLimit = 1 << 20 }
     var calls = 0
     while true {
         calls += 1
         invariant(calls <= bytes.count + 2, "more reads than input bytes: the reader does not advance")
         let before = reader.offset
         do {
-            guard let record = try reader.next() else { break }
+            guard let record = try reader.next() else {
+                for note in reader.takeNotes() { if let f = note.monitorFrame { frames.append(f) } }
+                break
+            }
+            for note in reader.takeNotes() { if let f = note.monitorFrame { frames.append(f) } }
+            if reader.format.isLinuxMonitor { frames.append(MonitorFrame(record: record)) }
             invariant(record.packet.bytes.count <= bytes.count, "a record longer than the input")
             invariant(reader.offset > before, "a record read without moving forward")
             records.append(record)
@@ -37,8 +45,8 @@ func readCapture(_ bytes: [UInt8]) {
             }
             invariant(reader.offset > before, "a skipped record did not move the reader forward")
         }
-        for note in reader.takeNotes() { _ = note }
-        invariant(reader.pendingNotes.count <= CaptureReader.maximumPendingNotes, "notes pile up")
+        for note in reader.takeNotes() { if let f = note.monitorFrame { frames.append(f) } }
+        invariant(reader.pendingNotes.count <= reader.noteLimit, "notes pile up")
     }
     invariant(reader.recordsReturned == records.count, "records returned count")
 
@@ -53,6 +61,46 @@ func readCapture(_ bytes: [UInt8]) {
     }
     compare(inBtsnoop, readBack: btsnoop, format: "btsnoop")
     compare(inPcap, readBack: pcap, format: "pcap")
+
+    // A monitor capture's frames, every opcode, written back as btsnoop 2001 and pcap 254.
+    if reader.format.isLinuxMonitor {
+        var monitorBtsnoop = BtsnoopFormat.fileHeader(datalink: BtsnoopFormat.datalinkMonitor)
+        var monitorPcap = PcapFormat.fileHeader(linkType: PcapFormat.linkTypeLinuxMonitor)
+        var inMonitorBtsnoop: [MonitorFrame] = []
+        var inMonitorPcap: [MonitorFrame] = []
+        for f in frames {
+            if (try? BtsnoopFormat.appendMonitorRecord(f, to: &monitorBtsnoop)) != nil { inMonitorBtsnoop.append(f) }
+            if (try? PcapFormat.appendMonitorRecord(f, to: &monitorPcap)) != nil { inMonitorPcap.append(f) }
+            _ = try? MonitorMessage(f)
+        }
+        compareFrames(inMonitorBtsnoop, readBack: monitorBtsnoop, format: "btsnoop 2001")
+        compareFrames(inMonitorPcap, readBack: monitorPcap, format: "pcap 254")
+    }
+}
+
+/// Every frame written comes back in order: notes as notes, packets as records.
+private func compareFrames(_ written: [MonitorFrame], readBack bytes: [UInt8], format: String) {
+    guard var reader = try? CaptureReader(bytes: bytes) else {
+        invariant(false, "a \(format) file written from frames does not open")
+        return
+    }
+    reader.noteLimit = 1 << 20
+    var read: [MonitorFrame] = []
+    while true {
+        let record: CaptureRecord?
+        do { record = try reader.next() } catch {
+            invariant(false, "\(format) written from frames does not read back: \(error)")
+            return
+        }
+        for note in reader.takeNotes() { if let f = note.monitorFrame { read.append(f) } }
+        guard let record else { break }
+        read.append(MonitorFrame(record: record))
+    }
+    invariant(read.count == written.count, "\(format): \(written.count) frames written, \(read.count) read back")
+    for (w, r) in zip(written, read) {
+        invariant(w.opcode == r.opcode && w.adapterIndex == r.adapterIndex && w.timestampMicros == r.timestampMicros
+                  && Array(w.payload) == Array(r.payload), "\(format): frame changed in a round trip")
+    }
 }
 
 private func compare(_ written: [CaptureRecord], readBack bytes: [UInt8], format: String) {

@@ -98,3 +98,16 @@ extension EventFormat {
         if n != 1 { t.append(byte: 0x73) }
     }
 }
+
+extension TextBuffer {
+    /// An RSSI (or TX power) octet as the advertising reports show it: `-60 dBm` in summaries
+    /// (`short`), `-60 dBm (0xC4)` in fields; 127 is "not available". Public for a decoder
+    /// that memoizes reports and writes only the RSSI anew.
+    public mutating func appendRSSI(_ v: Int8, short: Bool) {
+        if short {
+            EventFormat.dBmShort(v, into: &self)
+        } else {
+            EventFormat.dBm(v, into: &self)
+        }
+    }
+}

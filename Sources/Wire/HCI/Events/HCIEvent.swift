@@ -164,6 +164,7 @@ extension HCIEvent: FieldDescribing {
         case .numberOfCompletedPackets(let e): e.appendSummary(to: &t)
         case .commandComplete(let e): e.appendSummary(to: &t)
         case .le(.advertisingReport(let e)): e.appendSummary(to: &t)
+        case .le(.extendedAdvertisingReport(let e)): e.appendSummary(to: &t)
         case .leUnknown(_, let p), .unknown(_, let p): EventFormat.plural(p.count, "parameter byte", into: &t)
         default: content?.appendSummary(to: &t)
         }
@@ -172,6 +173,7 @@ extension HCIEvent: FieldDescribing {
     public func describe(summary: inout TextBuffer, fields: inout FieldList) {
         switch self {
         case .le(.advertisingReport(let e)): e.describe(summary: &summary, fields: &fields)
+        case .le(.extendedAdvertisingReport(let e)): e.describe(summary: &summary, fields: &fields)
         default:
             appendSummary(to: &summary)
             describeFields(into: &fields)
@@ -183,6 +185,7 @@ extension HCIEvent: FieldDescribing {
         case .numberOfCompletedPackets(let e): e.describeFields(into: &f)
         case .commandComplete(let e): e.describeFields(into: &f)
         case .le(.advertisingReport(let e)): e.describeFields(into: &f)
+        case .le(.extendedAdvertisingReport(let e)): e.describeFields(into: &f)
         case .leUnknown(_, let p), .unknown(_, let p):
             f.add("Parameters", p.isEmpty ? "none" : Hex.spaced(p))
         default: content?.describeFields(into: &f)

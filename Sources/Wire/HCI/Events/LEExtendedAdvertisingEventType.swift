@@ -79,4 +79,33 @@ public struct LEExtendedAdvertisingEventType: OptionSet, Hashable, Sendable, Cus
     }
 
     public var description: String { name + " (" + EventFormat.hex16(rawValue) + ")" }
+
+    /// `description`, written into the buffer without a `String` per part.
+    func appendDescription(to t: inout TextBuffer) {
+        var first = true
+        func part(_ s: StaticString) {
+            if !first { t.append(", ") }
+            first = false
+            t.append(s)
+        }
+        if contains(.connectable) { part("connectable") }
+        if contains(.scannable) { part("scannable") }
+        if contains(.directed) { part("directed") }
+        if contains(.scanResponse) { part("scan response") }
+        if contains(.legacy) {
+            part("legacy")
+            if let legacy = legacyEventType {
+                t.append(" (")
+                t.append(legacy.name)
+                t.append(byte: 0x29)
+            }
+        }
+        if !first { t.append(", ") }
+        t.append(dataStatus.name)
+        if rawValue & 0xFF80 != 0 {
+            t.append(", reserved bits ")
+            t.append(EventFormat.hex16(rawValue & 0xFF80))
+        }
+        t.appendParenthesizedHexNumber(rawValue, width: 4)
+    }
 }

@@ -88,33 +88,62 @@ public struct LEExtendedAdvertisingReport: WireCodable, FieldDescribing, Hashabl
     }
 
     public var summary: String {
-        let kind = eventType.legacyEventType?.name ?? "extended"
-        return kind + " " + (advertiser?.description ?? "anonymous") + " " + EventFormat.dBmShort(rssi)
-            + " data " + EventFormat.plural(data.count, "byte")
-            + (AdvertisingData(data).localName.map { " " + quoted($0) } ?? "")
+        var t = TextBuffer()
+        appendSummary(to: &t)
+        return t.string
+    }
+
+    /// Written into the buffer piece by piece: busy captures of extended scanning are mostly
+    /// these reports.
+    public func appendSummary(to t: inout TextBuffer) {
+        t.append(eventType.legacyEventType?.name ?? "extended")
+        t.append(byte: 0x20)
+        if let type = addressType.addressType {
+            t.appendAddress(wireOrder: addressBytes)
+            t.append(type.isRandom ? "/random " : "/public ")
+        } else {
+            t.append("anonymous ")
+        }
+        EventFormat.dBmShort(rssi, into: &t)
+        t.append(" data ")
+        EventFormat.plural(data.count, "byte", into: &t)
+        if let name = AdvertisingData.localName(in: data) {
+            t.append(byte: 0x20)
+            appendQuoted(name, to: &t)
+        }
     }
 
     public func describeFields(into f: inout FieldList) {
-        f.add("Event type", eventType.description)
-        f.add("Address type", addressType.description)
+        f.add("Event type") { eventType.appendDescription(to: &$0) }
+        f.add("Address type") { EventFormat.named(addressType.name, addressType.rawValue, into: &$0) }
         if let t = addressType.addressType {
-            f.add("Address", LEConnectionText.address(address, t))
+            f.add("Address") { $0.appendAddressWithKind(wireOrder: addressBytes, t) }
         } else {
-            f.add("Address", address.string)
+            f.add("Address") { $0.appendAddress(wireOrder: addressBytes) }
         }
-        f.add("Primary PHY", primaryPHY.description)
-        f.add("Secondary PHY", secondaryPHY.rawValue == 0
-              ? "No packets on the secondary advertising channel (0x00)" : secondaryPHY.description)
-        f.add("Advertising SID", advertisingSID == 0xFF ? "no ADI field (0xFF)" : EventFormat.hex8(advertisingSID))
-        f.add("TX power", EventFormat.dBm(txPower))
-        f.add("RSSI", EventFormat.dBm(rssi))
-        f.add("Periodic advertising interval", periodicAdvertisingInterval == 0
-              ? "none (0x0000)" : EventFormat.units1_25ms(periodicAdvertisingInterval))
-        f.add("Direct address type", directAddressType.description)
-        f.add("Direct address", directAddress.string)
-        f.add("Data length", String(data.count))
+        f.add("Primary PHY") { EventFormat.named(primaryPHY.name, primaryPHY.rawValue, into: &$0) }
+        if secondaryPHY.rawValue == 0 {
+            f.add("Secondary PHY", "No packets on the secondary advertising channel (0x00)")
+        } else {
+            f.add("Secondary PHY") { EventFormat.named(secondaryPHY.name, secondaryPHY.rawValue, into: &$0) }
+        }
+        if advertisingSID == 0xFF {
+            f.add("Advertising SID", "no ADI field (0xFF)")
+        } else {
+            f.add("Advertising SID") { $0.appendHexNumber(advertisingSID, width: 2) }
+        }
+        f.add("TX power") { EventFormat.dBm(txPower, into: &$0) }
+        f.add("RSSI") { EventFormat.dBm(rssi, into: &$0) }
+        if periodicAdvertisingInterval == 0 {
+            f.add("Periodic advertising interval", "none (0x0000)")
+        } else {
+            f.add("Periodic advertising interval", EventFormat.units1_25ms(periodicAdvertisingInterval))
+        }
+        f.add("Direct address type") { EventFormat.named(directAddressType.name, directAddressType.rawValue, into: &$0) }
+        f.add("Direct address") { $0.appendAddress(wireOrder: directAddressBytes) }
+        f.add("Data length") { $0.appendDecimal(data.count) }
         if !data.isEmpty {
-            f.add("Data", Hex.spaced(data))
+            f.add("Data") { $0.appendSpacedHex(data) }
             f.nested("Advertising data") { AdvertisingData.describeFields(of: data, into: &$0) }
         }
     }
