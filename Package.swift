@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "SecurityCrypto", dependencies: ["HostCore", "Wire", "CNettle"],
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "CBluetooth"]),
-        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service"]),
+        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service", "SecurityCrypto"]),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
         // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack
         // as a library or looks its symbols up at run time, so they stay out (Docs/embedded.md).

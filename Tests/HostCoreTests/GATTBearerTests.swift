@@ -3,13 +3,7 @@ import Wire
 @testable import HostCore
 
 @Suite struct GATTBearerTests {
-    private func harness(_ configure: (FakeATTServer) -> Void = { _ in }) -> GATTHarness {
-        let server = GATTFixtures.heartRateServer()
-        configure(server)
-        let h = GATTHarness(server: server)
-        h.linkUp()
-        return h
-    }
+    private func harness(_ configure: (FakeATTServer) -> Void = { _ in }) -> GATTHarness { .heartRate(configure) }
 
     // Core Spec v5.4 Vol 3, Part F, §3.3.3: a request unanswered for 30 s times out; the
     // bearer is closed and takes no further request.

@@ -154,22 +154,8 @@ import Wire
     // §4.5.1 Find Included Services: a 16-bit include carries the UUID, a 128-bit one is read
     // from the included service declaration; the secondary service is discovered too.
     @Test func includedServicesAndSecondaryServices() throws {
-        let vendor = GATTFixtures.thingy(0x0900)
-        let server = FakeATTServer { b in
-            b.service(BluetoothUUID(0x1810)) { s in
-                s.include(start: 0x0020, end: 0x0023, uuid: BluetoothUUID(0x180F))
-                s.include(start: 0x0030, end: 0x0032, uuid: vendor)
-                s.characteristic(BluetoothUUID(0x2A35), .indicate, cccd: true)
-            }
-            b.skip(to: 0x0020)
-            b.service(BluetoothUUID(0x180F), primary: false) { s in
-                s.characteristic(BluetoothUUID(0x2A19), [.read, .notify], value: [50], cccd: true)
-            }
-            b.skip(to: 0x0030)
-            b.service(vendor, primary: false) { s in
-                s.characteristic(GATTFixtures.thingy(0x0901), .read, value: [1])
-            }
-        }
+        let vendor = GATTFixtures.includedVendor
+        let server = GATTFixtures.includesServer()
         let h = GATTHarness(server: server)
         h.linkUp()
         let db = try #require(discovered(h, h.perform(.discoverAll)))

@@ -3,13 +3,7 @@ import Wire
 @testable import HostCore
 
 @Suite struct GATTReadWriteTests {
-    private func harness(_ configure: (FakeATTServer) -> Void = { _ in }) -> GATTHarness {
-        let server = GATTFixtures.heartRateServer()
-        configure(server)
-        let h = GATTHarness(server: server)
-        h.linkUp()
-        return h
-    }
+    private func harness(_ configure: (FakeATTServer) -> Void = { _ in }) -> GATTHarness { .heartRate(configure) }
 
     // Core Spec v5.4 Vol 3, Part G, §4.8.1 Read Characteristic Value.
     @Test func read() {

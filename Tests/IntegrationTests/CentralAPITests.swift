@@ -196,7 +196,7 @@ extension WorldIntegration {
 
         /// Opens a Central on the world's controller with a fresh random static address, runs
         /// `body`, and always closes it.
-        private func withCentral(_ world: WorldProcess, sinks: [any PacketSinkFactory] = [],
+        func withCentral(_ world: WorldProcess, sinks: [any PacketSinkFactory] = [],
                                  _ body: (Central) async throws -> Void) async throws {
             var bytes = (0..<6).map { _ in UInt8.random(in: 0...255) }
             bytes[0] |= 0xC0   // random static: the two most significant bits are 1 (Vol 6, Part B, §1.3.2.1)

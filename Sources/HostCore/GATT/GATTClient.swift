@@ -46,6 +46,9 @@ final class GATTClient {
     var requestsSent: Int { bearer.requestsSent }
     /// False once the bearer timed out or the link went down: every new operation fails at once.
     var isBearerOpen: Bool { bearer.isOpen }
+    /// The link is encrypted (set by whoever learns of Encryption Change): signed writes are
+    /// refused then (Vol 3, Part C, §10.4.2).
+    var linkEncrypted = false
 
     unowned let output: GATTClientOutput
     var bearer = ATTBearer()
@@ -275,6 +278,9 @@ final class GATTClient {
             return .success(WriteProcedure(handle: handle, value: value, withoutResponse: true))
         case let .writeLong(handle, value):
             return .success(LongWriteProcedure(handle: handle, value: value))
+        case .findIncludedServices, .discoverCharacteristics, .discoverDescriptors, .readMultiple, .readMultipleVariable,
+             .reliableWrite, .signedWrite:
+            return operation.standaloneProcedure(linkEncrypted: linkEncrypted).mapError { Immediate(result: .failure($0)) }
         case let .subscribe(valueHandle, mode):
             let characteristic: GATTCharacteristic
             switch knownCharacteristic(valueHandle) {

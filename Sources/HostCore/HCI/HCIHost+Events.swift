@@ -24,6 +24,11 @@ extension HCIHost {
             warn("the controller reports Data Buffer Overflow (\(e.summary)): it dropped data", bytes)
         case let .le(le):
             handleLE(le, at: now)
+        case let .encryptionChangeV1(e) where e.status.isSuccess:
+            // Signed writes are refused on an encrypted link (Vol 3, Part C, §10.4.2).
+            connections[e.connectionHandle]?.client.linkEncrypted = e.encryptionEnabled != .off
+        case let .encryptionChangeV2(e) where e.status.isSuccess:
+            connections[e.connectionHandle]?.client.linkEncrypted = e.encryptionEnabled != .off
         case .encryptionChangeV1, .encryptionChangeV2, .encryptionKeyRefreshComplete,
              .readRemoteVersionInformationComplete, .leUnknown, .unknown:
             // Nothing the host acts on; vendor events in particular are none of its business.

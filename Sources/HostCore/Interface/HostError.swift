@@ -25,6 +25,9 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     case controller(String)
     /// The request is not possible in the current state (e.g. no controller yet).
     case invalidState(String)
+    /// The peer does not offer what the request needs (it says so, e.g. in Server Supported
+    /// Features), so nothing was asked of it.
+    case unsupportedByPeer(String)
     /// The adapter the kernel keeps (`--backend kernel`) failed; names the adapter and the cause.
     case adapter(String, AdapterFailure)
 
@@ -52,6 +55,8 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
             return "controller failure: \(s)"
         case let .invalidState(s):
             return "not possible now: \(s)"
+        case let .unsupportedByPeer(s):
+            return "the peer does not support it: \(s)"
         case let .adapter(name, failure):
             return "\(name): \(failure)"
         }

@@ -246,7 +246,9 @@ public final class KernelHost: Host {
         let connection = ConnectionInfo(handle: info.handle ?? 0, peer: record.peer, interval: 0, latency: 0,
                                         supervisionTimeout: 0)
         // The ATT_MTU cannot exceed what the kernel's L2CAP channel carries either way.
-        linkTable.connected(id, info: connection, mtuLimit: min(info.receiveMTU, info.sendMTU), at: now)
+        let up = linkTable.connected(id, info: connection, mtuLimit: min(info.receiveMTU, info.sendMTU), at: now)
+        // Above BT_SECURITY low the kernel encrypts before the socket connects.
+        up?.client.linkEncrypted = (configuration.security ?? .low) != .low
         reconcile(at: now)
         serviceLinks(at: now)
     }

@@ -114,6 +114,19 @@ struct CentralCommand {
     static func hint(for e: HostError) -> String? {
         switch e {
         case .connectTimeout: return "is the device on, advertising and in range? (rtstack scan shows what is advertising)"
+        case .unsupportedByPeer(let s) where s.contains("Read Multiple Variable Length"):
+            return "leave out --no-fallback to read the handles one by one, use --fixed, or --variable to send the request anyway"
+        case .att where e.attErrorCode == .requestNotSupported:
+            switch e.attRequestOpcode {
+            case .readMultipleVariableRequest?:
+                return "the peer does not support Read Multiple Variable Length (a server need not unless it supports EATT): leave out --no-fallback to read the handles one by one, or use --fixed"
+            case .readMultipleRequest?:
+                return "the peer does not support Read Multiple: read the handles one at a time"
+            case .prepareWriteRequest?:
+                return "the peer does not support prepared writes (long and reliable writes): write a value that fits one Write Request"
+            default:
+                return nil
+            }
         default: return nil
         }
     }

@@ -20,17 +20,38 @@ enum TargetSpec {
         }
     }
 
+    /// `A,B,C`: several targets (`rtstack read` with Read Multiple).
+    static func list(_ text: String) throws(UsageError) -> [TargetSpec] {
+        var out: [TargetSpec] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard !part.isEmpty else { throw UsageError("'\(text)': an empty item in the list of handles") }
+            out.append(try TargetSpec(String(part)))
+        }
+        return out
+    }
+
     /// The value handle, discovering the database when a UUID was given.
     func valueHandle(on p: Peripheral) async throws -> (UInt16, GATTCharacteristic?) {
-        switch self {
-        case .handle(let h):
-            return (h, nil)
-        case .uuid(let u):
-            let db = try await p.discover()
-            guard let c = db.characteristic(u) else {
-                throw CentralError.host(.notFound("no characteristic \(u.name.map { "\($0) (\(u.string))" } ?? u.string) on \(p.connection?.peer.description ?? "the peer")"))
+        try await Self.valueHandles([self], on: p)[0]
+    }
+
+    /// The value handles of several targets, discovering the database once if any is a UUID
+    /// (which also names the characteristics of the handles given as numbers).
+    static func valueHandles(_ targets: [TargetSpec], on p: Peripheral) async throws -> [(UInt16, GATTCharacteristic?)] {
+        let needsDatabase = targets.contains { if case .uuid = $0 { return true } else { return false } }
+        let db: GATTDatabase? = needsDatabase ? try await p.discover() : nil
+        var out: [(UInt16, GATTCharacteristic?)] = []
+        for target in targets {
+            switch target {
+            case .handle(let h):
+                out.append((h, db?.characteristic(valueHandle: h)))
+            case .uuid(let u):
+                guard let c = db?.characteristic(u) else {
+                    throw CentralError.host(.notFound("no characteristic \(u.name.map { "\($0) (\(u.string))" } ?? u.string) on \(p.connection?.peer.description ?? "the peer")"))
+                }
+                out.append((c.valueHandle, c))
             }
-            return (c.valueHandle, c)
         }
+        return out
     }
 }

@@ -1,29 +1,68 @@
 import HostCore
 import Runtime
+import SecurityCrypto
 import Wire
 
-/// `rtstack write ADDRESS UUID|HANDLE HEX [--no-response]`.
+/// `rtstack write ADDRESS UUID|HANDLE HEX [UUID|HANDLE HEX…]`: one value (Write Request, a
+/// long write when it does not fit, Write Command with `--no-response`, Signed Write Command
+/// with `--signed`), or several written together with `--reliable` (Reliable Writes).
 enum WriteCommand {
     static let spec = CommandSpec(
         name: "write",
-        usage: "rtstack write ADDRESS UUID|HANDLE HEX --adapter ADAPTER [--no-response]",
-        summary: "Write a characteristic (Write Request, long write when needed, or Write Command).",
-        options: AdapterOptions.specs + [.init("no-response", "Write Without Response (ATT Write Command)")],
-        positionals: 3...3)
+        usage: "rtstack write ADDRESS UUID|HANDLE HEX [UUID|HANDLE HEX ...] --adapter ADAPTER [--no-response | --reliable | --signed]",
+        summary: "Write a characteristic (Write Request, long write when needed, Write Command, Signed Write), or several at once (--reliable).",
+        options: AdapterOptions.specs + [
+            .init("no-response", "Write Without Response (ATT Write Command)"),
+            .init("reliable", "Reliable Writes: every value queued with Prepare Write, each echo checked, then all written by one Execute Write, or none"),
+            .init("signed", "Signed Write Without Response with the CSRK rtstack gave the peer when pairing (bond in --state-dir); unencrypted links only"),
+        ],
+        positionals: 3...64,
+        details: """
+            --reliable takes one or more UUID|HANDLE HEX pairs; the server writes all of them or,
+            if one part is refused or echoed wrongly, none (the queue is cancelled).
+            --signed needs a bond with the peer in which rtstack distributed its signing key
+            (CSRK); its SignCounter is kept in the bond and advanced before each signed write.
+            An encrypted link refuses it: write with --no-response there.
+            """)
 
     static func run(_ words: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
-        let target = try TargetSpec(args.positionals[1])
-        guard let value = Hex.parse(args.positionals[2]) else {
-            throw UsageError("'\(args.positionals[2])' is not hex bytes (e.g. 0100 or 01:00)")
+        let modes = ["no-response", "reliable", "signed"].filter { args.flag($0) }
+        if modes.count > 1 {
+            throw UsageError(modes.map { "--" + $0 }.joined(separator: " and ") + " are different procedures: give one")
+        }
+        let pairs = Array(args.positionals.dropFirst())
+        guard pairs.count % 2 == 0 else {
+            throw UsageError("'\(pairs.last ?? "")' has no value: give UUID|HANDLE HEX pairs")
+        }
+        if pairs.count > 2, !args.flag("reliable") {
+            throw UsageError("several UUID|HANDLE HEX pairs are written together with --reliable only")
+        }
+        var targets: [TargetSpec] = []
+        var values: [[UInt8]] = []
+        for i in stride(from: 0, to: pairs.count, by: 2) {
+            targets.append(try TargetSpec(pairs[i]))
+            guard let value = Hex.parse(pairs[i + 1]) else {
+                throw UsageError("'\(pairs[i + 1])' is not hex bytes (e.g. 0100 or 01:00)")
+            }
+            values.append(value)
         }
         let addressText = args.positionals[0]
         return await runCentralCommand(args, console) { cmd in
             let p = try await cmd.connect(try await cmd.resolve(addressText))
-            let (handle, _) = try await target.valueHandle(on: p)
-            try await p.write(handle: handle, value: value, withResponse: !args.flag("no-response"))
-            console.out.line("wrote \(value.count) byte(s) to \(Hex.number(handle, width: 4))")
+            let handles = try await TargetSpec.valueHandles(targets, on: p).map(\.0)
+            if args.flag("reliable") {
+                try await p.reliableWrite(handles.indices.map { (handles[$0], values[$0]) })
+                console.out.line("wrote \(values.map(\.count).reduce(0, +)) byte(s) to \(handles.map { Hex.number($0, width: 4) }.joined(separator: ", ")) together")
+            } else if args.flag("signed") {
+                try await p.signedWrite(handle: handles[0], value: values[0], bonds: FileBondStore(directory: cmd.options.state),
+                                        crypto: NettleCryptography())
+                console.out.line("sent a signed write of \(values[0].count) byte(s) to \(Hex.number(handles[0], width: 4))")
+            } else {
+                try await p.write(handle: handles[0], value: values[0], withResponse: !args.flag("no-response"))
+                console.out.line("wrote \(values[0].count) byte(s) to \(Hex.number(handles[0], width: 4))")
+            }
             await p.disconnect()
             return .success
         }

@@ -39,6 +39,17 @@ final class FakeATTServer {
     var corruptPrepareEcho = false
     /// Read Blob keeps answering full PDUs, however far the offset goes.
     var endlessBlobs = false
+    /// Answers Read Multiple Variable Request (optional for a server without EATT, Vol 3,
+    /// Part G, §4.2); when false it gets Request Not Supported, as from an older server.
+    var readMultipleVariableSupported = true
+    /// A script in the manner of BlueZ's unit/test-gatt.c: every PDU the client sends must be
+    /// the next `expect`, byte for byte, and is answered with `reply` (nil for a command).
+    /// While set it replaces the database's answers; a PDU that differs, or comes after the
+    /// script's end, fails the test.
+    var script: [(expect: [UInt8], reply: [UInt8]?)]?
+    /// Entries of `script` not sent yet.
+    var scriptLeft: Int { (script?.count ?? 0) - scriptPosition }
+    private var scriptPosition = 0
 
     // What happened.
     private(set) var received: [[UInt8]] = []
@@ -46,6 +57,7 @@ final class FakeATTServer {
     private(set) var requests: [ATTOpcode] = []
     private(set) var writes: [(handle: UInt16, value: [UInt8])] = []
     private(set) var commands: [(handle: UInt16, value: [UInt8])] = []
+    private(set) var signedWrites: [ATTSignedWrite] = []
     private(set) var confirmations = 0
     private(set) var errorResponsesReceived: [ATTErrorResponse] = []
     private(set) var mtuResponsesReceived: [UInt16] = []
@@ -126,6 +138,27 @@ final class FakeATTServer {
     /// Takes one PDU from the client.
     func receive(_ bytes: [UInt8]) {
         received.append(bytes)
+        if let script {
+            guard scriptPosition < script.count else {
+                Issue.record("client sent \(Hex.spaced(bytes)) after the script's end")
+                return
+            }
+            let (expect, reply) = script[scriptPosition]
+            scriptPosition += 1
+            if let first = bytes.first, ATTOpcode(first).kind == .request {
+                requests.append(ATTOpcode(first))
+                if outstanding {
+                    inFlightViolations += 1
+                    Issue.record("second ATT request \(ATTOpcode(first)) while one is still outstanding (Vol 3, Part F, §3.3.2)")
+                }
+                outstanding = true
+            }
+            if bytes != expect {
+                Issue.record("client sent \(Hex.spaced(bytes)), the script expects \(Hex.spaced(expect))")
+            }
+            if let reply { outbox.append((reply, true)) }
+            return
+        }
         let pdu: ATTPDU
         do {
             pdu = try ATTPDU.decode(bytes)
@@ -152,6 +185,7 @@ final class FakeATTServer {
                 commands.append((hv.handle, Array(hv.value)))
                 setValue(Array(hv.value), at: hv.handle)
             }
+            if case let .signedWriteCommand(w) = pdu { signedWrites.append(w) }
         case .confirmation:
             confirmations += 1
         case .response:
@@ -237,6 +271,27 @@ final class FakeATTServer {
             guard Int(offset) <= a.value.count else { return error(op, handle, .invalidOffset) }
             return .readBlobResponse(partAttributeValue: a.value[Int(offset)...].prefix(Int(mtu) - 1))
 
+        case let .readMultipleRequest(handles):
+            // The values run together, cut at ATT_MTU − 1 (§3.4.4.8).
+            var values: [UInt8] = []
+            for handle in handles {
+                guard let a = attributes.first(where: { $0.handle == handle }) else { return error(op, handle, .invalidHandle) }
+                if let code = handleErrors[handle] { return error(op, handle, code) }
+                values += a.value
+            }
+            return .readMultipleResponse(setOfValues: values.prefix(Int(mtu) - 1))
+
+        case let .readMultipleVariableRequest(handles):
+            guard readMultipleVariableSupported else { return error(op, 0, .requestNotSupported) }
+            // Length Value Tuple List, cut at ATT_MTU − 1 (§3.4.4.12).
+            var list: [UInt8] = []
+            for handle in handles {
+                guard let a = attributes.first(where: { $0.handle == handle }) else { return error(op, handle, .invalidHandle) }
+                if let code = handleErrors[handle] { return error(op, handle, code) }
+                list += [UInt8(a.value.count & 0xFF), UInt8(a.value.count >> 8)] + a.value
+            }
+            return .readMultipleVariableResponse(ATTReadMultipleVariableResponse(lengthValueTupleList: list.prefix(Int(mtu) - 1)))
+
         case let .readByGroupTypeRequest(query):
             guard query.range.isValid else { return error(op, query.range.startingHandle, .invalidHandle) }
             guard query.attributeType == .primaryService || query.attributeType == .secondaryService else {
@@ -296,6 +351,7 @@ final class FakeATTServer {
         case let .findByTypeValueRequest(r): return r.range.startingHandle
         case let .readByTypeRequest(q), let .readByGroupTypeRequest(q): return q.range.startingHandle
         case let .readRequest(h), let .readBlobRequest(h, _): return h
+        case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs): return hs.first ?? 0
         case let .writeRequest(hv): return hv.handle
         case let .prepareWriteRequest(p): return p.handle
         default: return 0
@@ -328,6 +384,11 @@ struct FakeGATTBuilder {
         body(&self)
         attributes[index].groupEnd = next - 1
         return start
+    }
+
+    /// A descriptor, or any other attribute, at the next handle.
+    mutating func descriptor(_ type: BluetoothUUID, _ value: [UInt8] = []) {
+        _ = add(type, value)
     }
 
     /// Include declaration (§3.2).

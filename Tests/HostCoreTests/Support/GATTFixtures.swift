@@ -159,4 +159,27 @@ enum GATTFixtures {
             }
         }
     }
+
+    static let includedVendor = thingy(0x0900)
+
+    /// A service with two includes before its characteristic: a 16-bit secondary service
+    /// (Battery, 0x0020–0x0023: the UUID is in the include) and a 128-bit one (0x0030–0x0032:
+    /// read from its declaration), Vol 3, Part G, §3.2.
+    static func includesServer() -> FakeATTServer {
+        FakeATTServer { b in
+            b.service(BluetoothUUID(0x1810)) { s in
+                s.include(start: 0x0020, end: 0x0023, uuid: BluetoothUUID(0x180F))
+                s.include(start: 0x0030, end: 0x0032, uuid: includedVendor)
+                s.characteristic(BluetoothUUID(0x2A35), .indicate, cccd: true)
+            }
+            b.skip(to: 0x0020)
+            b.service(BluetoothUUID(0x180F), primary: false) { s in
+                s.characteristic(BluetoothUUID(0x2A19), [.read, .notify], value: [50], cccd: true)
+            }
+            b.skip(to: 0x0030)
+            b.service(includedVendor, primary: false) { s in
+                s.characteristic(thingy(0x0901), .read, value: [1])
+            }
+        }
+    }
 }

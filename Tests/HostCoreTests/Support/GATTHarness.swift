@@ -19,6 +19,15 @@ final class GATTHarness: GATTClientOutput {
         session = GATTClient(link: link, plan: plan, output: self)
     }
 
+    /// A harness on `GATTFixtures.heartRateServer()`, changed by `configure`, with the link up.
+    static func heartRate(_ configure: (FakeATTServer) -> Void = { _ in }) -> GATTHarness {
+        let server = GATTFixtures.heartRateServer()
+        configure(server)
+        let h = GATTHarness(server: server)
+        h.linkUp()
+        return h
+    }
+
     /// A plan without defaults that would hide what a test checks.
     static func plan(mtu: UInt16? = nil, discover: Bool = false, subscriptions: [Subscription] = [],
                      cache: GATTDatabase? = nil) -> LinkPlan {

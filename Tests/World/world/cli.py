@@ -82,6 +82,8 @@ def parser() -> argparse.ArgumentParser:
                      help='added to the RSSI each host-side controller reports (one value per host)')
     run.add_argument('--legacy-only', action='store_true',
                      help='the host-side controller does not claim LE extended advertising')
+    run.add_argument('--eatt', action='store_true',
+                     help='peripherals claim EATT: Server Supported Features (0x2B3A) with the EATT Supported bit')
     run.add_argument('--exit-on-stdin-eof', action='store_true', help='exit when standard input reaches EOF')
     run.add_argument('--exit-with-parent', action='store_true', help='exit when the parent process goes away')
     run.add_argument('--log', metavar='FILE', help='write events to FILE instead of stdout (ready line on both)')

@@ -20,6 +20,7 @@ from bumble.transport.common import AsyncPipeSink
 from world import values
 from world.controller import WorldController
 from world.hostile import Hostility
+from world.signing import SignedWrites
 
 if TYPE_CHECKING:
     from world.runtime import World
@@ -44,6 +45,8 @@ NO_ACCESS = gatt.Characteristic.Permissions(0)
 
 ATT_CID = 0x0004
 HANDLE_VALUE_CONFIRMATION = 0x1E
+# Write Request, Write Command, Prepare Write Request, Execute Write Request: logged as `att_write`.
+WRITES = {0x12, 0x52, 0x16, 0x18}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -137,11 +140,15 @@ class Peripheral:
             address=hci.Address(self.address),
             advertising_interval_min=world.adv_interval_ms,
             advertising_interval_max=world.adv_interval_ms,
+            # Bumble then adds Server Supported Features (0x2B3A) with EATT Supported and an
+            # EATT server; its GATT server answers Read Multiple Variable Length either way.
+            eatt_enabled=bool(getattr(world.options, 'eatt', False)),
         )
         self.device = Device(config=config, host=QuietHost(self.controller, AsyncPipeSink(self.controller)))
         self.device.add_services(self.services())
         self._gate_att()
         self.hostile = Hostility(self)
+        self.signing = SignedWrites(self)
         self.device.on('connection', self._on_connection)
 
     def hostile_at_start(self) -> bool:
@@ -327,6 +334,11 @@ class Peripheral:
                 return
             if self.hostile.on_request(bearer, pdu):
                 return
+            if opcode in WRITES:
+                self._log_write(bearer, pdu)
+            if opcode == att.Opcode.ATT_SIGNED_WRITE_COMMAND:
+                self.signing.on_pdu(bearer, bytes(pdu))
+                return
             handle = getattr(pdu, 'attribute_handle', None)
             if handle is not None:
                 code = self._error_handles.get(handle)
@@ -366,6 +378,26 @@ class Peripheral:
             original(bearer, pdu)
 
         server.on_gatt_pdu = gated
+
+    def _log_write(self, bearer, pdu) -> None:
+        """An `att_write` event per write that reaches the peripheral (Write Request, Write
+        Command, Prepare Write Request, Execute Write Request), with the attribute's type."""
+        fields: dict[str, Any] = {'device': self.name, 'peer': str(getattr(bearer, 'peer_address', '')),
+                                  'opcode': f'0x{pdu.op_code:02X}'}
+        handle = getattr(pdu, 'attribute_handle', None)
+        if handle is not None:
+            attribute = self.device.gatt_server.get_attribute(handle)
+            fields['handle'] = handle
+            if attribute is not None:
+                fields['uuid'] = uuid_text(attribute.type)
+        if hasattr(pdu, 'attribute_value'):
+            fields['value'] = bytes(pdu.attribute_value).hex()
+        if hasattr(pdu, 'part_attribute_value'):
+            fields['value'] = bytes(pdu.part_attribute_value).hex()
+            fields['offset'] = pdu.value_offset
+        if hasattr(pdu, 'flags'):
+            fields['flags'] = pdu.flags
+        self.world.event('att_write', **fields)
 
     async def set_hostile(self, behaviours: list[str]) -> None:
         advertising_changed = ('bad_adv' in behaviours) != ('bad_adv' in self.hostile.behaviours)
@@ -422,6 +454,7 @@ class Peripheral:
             'notify_counts': {s.uuid: s.sent for s in self.streams},
             'seq': {s.uuid: s.seq for s in self.streams},
             'hostile': self.hostile.status(),
+            'signed_writes_accepted': self.signing.accepted,
         }
 
 

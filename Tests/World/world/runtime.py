@@ -421,6 +421,11 @@ class World:
             raise ValueError('count is within 1..1000')
         return {'sent': self.device(request.get('device')).hostile.param_flood(count)}
 
+    async def cmd_signing(self, request) -> dict[str, Any]:
+        """The CSRK a bond gave the device for the signed writes of its peers (or none)."""
+        peripheral = self.device(request.get('device'))
+        return {'device': peripheral.name, 'csrk': peripheral.signing.set_csrk(request.get('csrk'))}
+
     async def cmd_quit(self, _request) -> dict[str, Any]:
         return {}
 

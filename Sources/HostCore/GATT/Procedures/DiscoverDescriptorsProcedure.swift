@@ -2,7 +2,8 @@ import Wire
 
 /// Discover All Characteristic Descriptors (Core Spec v5.4 Vol 3, Part G, §4.7.1): Find
 /// Information from the value handle + 1 to the characteristic's end. Nothing is asked when
-/// that range is empty.
+/// that range is empty. Over a range of the caller's choosing it lists every attribute there
+/// with its type (Find Information cannot tell descriptors from other attributes).
 final class DiscoverDescriptorsProcedure: GATTProcedure {
     private var walk: HandleWalk
     private(set) var descriptors: [GATTDescriptor] = []
@@ -14,6 +15,10 @@ final class DiscoverDescriptorsProcedure: GATTProcedure {
         } else {
             walk = HandleWalk(start: 1, end: 0)
         }
+    }
+
+    init(range: ClosedRange<UInt16>) {
+        walk = HandleWalk(start: range.lowerBound, end: range.upperBound)
     }
 
     /// Whether the characteristic has room for any descriptor at all.
@@ -42,5 +47,5 @@ final class DiscoverDescriptorsProcedure: GATTProcedure {
         }
     }
 
-    var result: GATTResult { .done }
+    var result: GATTResult { .descriptors(descriptors) }
 }

@@ -13,6 +13,8 @@ final class FindIncludedServicesProcedure: GATTProcedure {
     private(set) var included: [GATTIncludedService] = []
     /// Index into `included` of the entry whose UUID is being read.
     private var reading: Int?
+    /// Entries of `included` before this one have had their UUID read when they lacked one.
+    private var checked = 0
 
     /// Searches `service` up to just before `firstCharacteristic` (its whole range when nil).
     init(service: GATTService, firstCharacteristic: UInt16? = nil) {
@@ -24,25 +26,36 @@ final class FindIncludedServicesProcedure: GATTProcedure {
         }
     }
 
+    /// Searches `range` as it is (Find Included Services over a range of the caller's choosing).
+    init(range: ClosedRange<UInt16>) {
+        walk = HandleWalk(start: range.lowerBound, end: range.upperBound)
+    }
+
     /// Whether there is no room for an include declaration at all.
     var isEmpty: Bool { walk.isFinished }
 
     func start(mtu: UInt16) -> GATTStep { nextRequest() }
 
+    /// The 128-bit UUIDs of the includes just found are read before the walk goes on (the
+    /// order of BlueZ's client and of its PTS-derived cases), then the next Read By Type.
     private func nextRequest() -> GATTStep {
+        while checked < included.count {
+            let next = checked
+            checked += 1
+            if included[next].uuid == nil {
+                reading = next
+                return .request(.readRequest(handle: included[next].startHandle))
+            }
+        }
         if !walk.isFinished {
             return .request(.readByTypeRequest(ATTAttributeTypeQuery(range: walk.range, attributeType: .include)))
-        }
-        let from = reading.map { $0 + 1 } ?? 0
-        if let next = included[from...].firstIndex(where: { $0.uuid == nil }) {
-            reading = next
-            return .request(.readRequest(handle: included[next].startHandle))
         }
         return .done
     }
 
     func receive(_ response: ATTPDU, mtu: UInt16) -> GATTStep {
         if let index = reading {
+            reading = nil
             // Reading a 128-bit service UUID. A peer that refuses or answers oddly leaves it
             // unknown rather than failing discovery of the whole database.
             if case let .readResponse(value) = response, value.count == 16 || value.count == 2 {
@@ -79,5 +92,5 @@ final class FindIncludedServicesProcedure: GATTProcedure {
         }
     }
 
-    var result: GATTResult { .done }
+    var result: GATTResult { .includedServices(included) }
 }
