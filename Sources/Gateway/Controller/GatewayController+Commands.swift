@@ -71,27 +71,14 @@ extension GatewayController {
         let r = stateReport(d)
         var o = JSONObject()
         o.add("device", d.id)
-        o.add("state", r.state)
-        o.add("address", r.address)
-        if let n = r.name { o.add("name", n) }
-        if let a = r.adapter { o.add("adapter", a) }
-        if let rssi = r.rssi { o.add("rssi", rssi) }
-        if let why = r.reason { o.add("reason", why) }
+        GatewayPayloads.addDeviceState(r, into: &o)
         if !d.characteristics.isEmpty { o.add("characteristics", strings: d.characteristics.map(\.uuid.string)) }
         return o
     }
 
     func adapterObject(_ a: GatewayAdapter) -> JSONObject {
-        let r = adapterReport(a)
         var o = JSONObject()
-        o.add("adapter", r.adapter)
-        o.add("state", r.state)
-        if let b = r.backend { o.add("backend", b) }
-        if let ad = r.address { o.add("address", ad) }
-        o.add("slots_used", r.links)
-        if let free = r.slotsFree { o.add("slots_free", free) }
-        if let limit = r.slotLimit { o.add("slot_limit", limit) }
-        if let why = r.reason { o.add("reason", why) }
+        GatewayPayloads.addAdapterStatus(adapterReport(a), linksKey: "slots_used", into: &o)
         return o
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Gateway
+import Service
 
 /// A client of a running gateway's control socket, for `rtstack status` and `rtstack adapters`:
 /// one request line out, one answer line back (blocking, with a time limit).
@@ -11,19 +12,15 @@ struct ControlClient {
 
     init(path: String, timeout: Double = 3) throws(ControlClientError) {
         self.path = path
-        var address = sockaddr_un()
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw .cannotConnect(path, "path too long") }
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        guard let address = UnixSocketAddress(path) else {
+            throw .cannotConnect(path, path.isEmpty ? "empty path" : "path longer than \(UnixSocketAddress.limit) bytes")
+        }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .cannotConnect(path, String(cString: strerror(errno))) }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        let rc = withUnsafePointer(to: &address) { a in
-            a.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let rc = address.withSockaddr { connect(fd, $0, $1) }
         guard rc == 0 else {
             let code = errno
             Glibc.close(fd)

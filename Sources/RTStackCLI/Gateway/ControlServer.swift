@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Runtime
+import Service
 
 /// The gateway's local control socket: a Unix stream socket whose file's mode and group say who
 /// may connect, carrying JSON Lines (Docs/gateway.md, "The control socket"). It only moves
@@ -30,12 +31,7 @@ final class ControlServer {
     /// gateway that died; refuses when another gateway is listening there.
     init(path: String, mode: Int, group: String?) throws(ControlSocketError) {
         self.path = path
-        var address = sockaddr_un()
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard !bytes.isEmpty, bytes.count < capacity else { throw .pathTooLong(path, limit: capacity - 1) }
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        guard let address = UnixSocketAddress(path) else { throw .pathTooLong(path, limit: UnixSocketAddress.limit) }
         let gid: gid_t?
         if let group {
             guard let g = getgrnam(group) else { throw .noSuchGroup(group) }
@@ -49,9 +45,7 @@ final class ControlServer {
         guard fd >= 0 else { throw .system("socket(AF_UNIX)", path, errno) }
         // The file gets `mode` as it is created: no moment in which others could connect.
         let oldMask = umask(mode_t(0o777 & ~mode))
-        let bound = withUnsafePointer(to: &address) { a in
-            a.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = address.withSockaddr { bind(fd, $0, $1) }
         let bindErrno = errno
         umask(oldMask)
         guard bound == 0 else {
@@ -84,16 +78,13 @@ final class ControlServer {
 
     /// A socket file nobody listens on is a gateway's that died: removed. One somebody listens
     /// on is another gateway's.
-    private static func removeStale(_ path: String, address: sockaddr_un) throws(ControlSocketError) {
+    private static func removeStale(_ path: String, address: UnixSocketAddress) throws(ControlSocketError) {
         var st = stat()
         guard lstat(path, &st) == 0 else { return }
         guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { Glibc.close(probe) }
-        var a = address
-        let connected = withUnsafePointer(to: &a) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = address.withSockaddr { connect(probe, $0, $1) }
         if connected == 0 { throw .inUse(path) }
         unlink(path)
     }

@@ -9,11 +9,7 @@ private let hangupInstalled = Atomic<Bool>(false)
 private func handleHangup(_ signo: Int32) {
     let savedErrno = errno
     hangupCount.wrappingAdd(1, ordering: .sequentiallyConsistent)
-    let fd = hangupWakeFD.load(ordering: .sequentiallyConsistent)
-    if fd >= 0 {
-        var one: UInt64 = 1
-        _ = write(fd, &one, 8)
-    }
+    wakeFromSignalHandler(hangupWakeFD.load(ordering: .sequentiallyConsistent))
     errno = savedErrno
 }
 
@@ -48,19 +44,15 @@ public final class HangupWatcher: Sendable {
             throw .systemCall(operation: "eventfd", errno: 0)
         }
         hangupWakeFD.store(wakeup.writeFD, ordering: .sequentiallyConsistent)
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = handleHangup
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        var old = sigaction()
-        guard sigaction(SIGHUP, &action, &old) == 0 else {
-            let code = currentErrno
+        do throws(SignalWatcherError) {
+            let old = try installSignalHandler(SIGHUP, named: "SIGHUP", handleHangup)
+            return HangupWatcher(wakeup: wakeup, previous: old)
+        } catch {
             hangupWakeFD.store(-1, ordering: .sequentiallyConsistent)
             wakeup.close()
             hangupInstalled.store(false, ordering: .sequentiallyConsistent)
-            throw .systemCall(operation: "sigaction(SIGHUP)", errno: code)
+            throw error
         }
-        return HangupWatcher(wakeup: wakeup, previous: old)
     }
 
     /// Whether SIGHUP arrived since the last call (several in a row count as one reload).

@@ -192,13 +192,7 @@ final class NotifyListener: @unchecked Sendable {
         path = directory.appendingPathComponent("notify.sock").path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { throw IntegrationFailure("socket(AF_UNIX, SOCK_DGRAM): errno \(errno)") }
-        var a = sockaddr_un()
-        a.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
-        let rc = withUnsafePointer(to: &a) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let rc = withUnixAddress(path) { bind(fd, $0, $1) }
         guard rc == 0 else { throw IntegrationFailure("bind \(path): errno \(errno)") }
         var tv = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -240,13 +234,7 @@ final class ControlSocketClient: @unchecked Sendable {
 
     init(path: String) throws {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var a = sockaddr_un()
-        a.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
-        let rc = withUnsafePointer(to: &a) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let rc = withUnixAddress(path) { connect(fd, $0, $1) }
         guard fd >= 0, rc == 0 else { throw IntegrationFailure("cannot connect to the control socket \(path): errno \(errno)") }
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         lines = LineCollector(handle)
@@ -271,4 +259,17 @@ final class ControlSocketClient: @unchecked Sendable {
     }
 
     func close() { shutdown(handle.fileDescriptor, Int32(SHUT_RDWR)) }
+}
+
+/// Calls `body` (bind, connect) with `path` as an AF_UNIX address. Written here rather than
+/// taken from the gateway's Service module, so the harness checks the sockets independently.
+private func withUnixAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    var a = sockaddr_un()
+    a.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    precondition(bytes.count < MemoryLayout.size(ofValue: a.sun_path), "test socket path too long: \(path)")
+    withUnsafeMutableBytes(of: &a.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+    return withUnsafePointer(to: &a) { p in
+        p.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
 }
