@@ -114,7 +114,7 @@ struct CentralCommand {
     static func hint(for e: HostError) -> String? {
         switch e {
         case .connectTimeout: return "is the device on, advertising and in range? (rtstack scan shows what is advertising)"
-        case .unsupportedByPeer(let s) where s.contains("Read Multiple Variable Length"):
+        case .unsupportedByPeer(let s) where s.containsText("Read Multiple Variable Length"):
             return "leave out --no-fallback to read the handles one by one, use --fixed, or --variable to send the request anyway"
         case .att where e.attErrorCode == .requestNotSupported:
             switch e.attRequestOpcode {

@@ -189,6 +189,9 @@ class World:
             'host_address': HOST_PUBLIC_ADDRESS,
             'host_addresses': [str(c.public_address).removesuffix('/P') for c, _ in self.hosts],
             'pid': os.getpid(),
+            # CLOCK_MONOTONIC at the start: an event's `t` plus this is when it happened, on the
+            # clock every process of the machine shares (latency measurements).
+            'monotonic_start': round(self.started, 6),
             'startup_ms': round((time.monotonic() - self.started) * 1000),
             'devices': [p.describe() for p in self.peripherals.values()],
         }
