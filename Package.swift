@@ -1,11 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (imports point down only): rtstack → RTStackCLI → Runtime / Dissector → Sensors → HostCore → Capture → Wire.
-// CBluetooth is imported by Runtime only; CNettle by SecurityCrypto (HostCore's pairing state
-// machine takes its crypto through the SecurityCryptography protocol) and by Gateway (BTHome's
-// AES-CCM, through Sensors' BTHomeCipher protocol). MQTT and Gateway sit beside Runtime: the
-// gateway command in RTStackCLI assembles them (Docs/gateway.md). See Docs/architecture.md.
+// Layers: imports point down only, and the dependency lists below are exactly the edges.
+//   Wire                      codecs (no Foundation, no C library)
+//   Capture, HostCore, Sensors on Wire only; HostCore is the sans-I/O host of both backends
+//   RunTracker                the run session (HostCore, Sensors)
+//   Dissector                 packet decoding for decode/monitor/--trace (Capture, Sensors)
+//   SecurityCrypto            HostCore's SecurityCryptography over Nettle (CNettle)
+//   Runtime                   loops, transports, both backends' drivers, Central (Capture,
+//                             HostCore; CBluetooth for the kernel's socket ABI)
+//   MQTT, Service             beside Runtime: the MQTT client (CMosquitto, dlopen'd), systemd
+//   Gateway                   the gateway's sans-I/O controller, topics, payloads, configuration
+//                             (HostCore, Sensors, RunTracker, Dissector, MQTT, Service; CYAML,
+//                             CNettle for BTHome)
+//   RTStackCLI → rtstack      the commands, assembling all of the above
+// See Docs/architecture.md.
 let package = Package(
     name: "rtstack",
     products: [
@@ -70,7 +79,7 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
                                            .unsafeFlags(["-Xlinker", "--icf=safe"], .when(platforms: [.linux], configuration: .release))]),
         // Benchmarks of issue 6 (print figures, assert nothing; Docs/performance.md).
-        .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT"]),
+        .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT", "TestSupport"]),
         // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
         // reports); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Wire", "MQTT"], path: "Tests/TestSupport"),
@@ -80,7 +89,7 @@ let package = Package(
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "HostCore", "Runtime", "TestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["HostCore", "SecurityCrypto", "Runtime", "Wire", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire", "TestSupport"]),
-        .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire"]),
+        .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire", "TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "HostCore", "Wire", "Capture"]),
         .testTarget(name: "ReplayTests", dependencies: ["HostCore", "RunTracker", "Capture", "Wire", "Sensors"]),
         // A client in a process of its own for the MQTT tests (last will after SIGKILL).

@@ -1,4 +1,5 @@
 import HostCore
+import TestSupport
 import Wire
 
 /// The controller side of the benchmarks: answers the host's bring-up commands, completes each
@@ -13,6 +14,13 @@ final class ScriptedController {
     /// H4 bytes for the host, appended by `handle`; the caller takes them.
     var outbox: [UInt8] = []
     private var framer = H4Framer(configuration: .hostToController)
+    /// 64 LE buffers of 251 bytes: credits never limit the measured notifications' answers.
+    private let profile: ControllerProfile = {
+        var p = ControllerProfile()
+        p.hciVersion = 0x0B
+        p.leBufferCount = 64
+        return p
+    }()
     private var nextHandle: UInt16 = 0x0040
     /// Connection handle of each connected peer, in connection order.
     private(set) var handles: [DeviceAddress: UInt16] = [:]
@@ -52,34 +60,15 @@ final class ScriptedController {
 
     private func command(_ c: HCICommandPacket) {
         let op = c.opcode
+        if let info = profile.answer(op) {
+            emit(info)
+            return
+        }
         switch op {
         case .reset:
             complete(op, StatusReturnParameters())
-        case .readLocalVersionInformation:
-            complete(op, ReadLocalVersionInformation.ReturnParameters(
-                hciVersion: 0x0B, hciSubversion: 1, lmpVersion: 0x0B, companyIdentifier: 0xFFFF, lmpSubversion: 1))
-        case .readLocalSupportedCommands:
-            complete(op, ReadLocalSupportedCommands.ReturnParameters(
-                supportedCommands: HCISupportedCommands(octets: [UInt8](repeating: 0xFF, count: 64))))
-        case .readLocalSupportedFeatures:
-            complete(op, ReadLocalSupportedFeatures.ReturnParameters(lmpFeatures: 1 << 37 | 1 << 38))
-        case .readBDADDR:
-            complete(op, ReadBDADDR.ReturnParameters(bdAddress: BDAddress(string: "00:1B:DC:0F:AA:01") ?? .zero))
-        case .leReadLocalSupportedFeatures:
-            complete(op, LEReadLocalSupportedFeatures.ReturnParameters(leFeatures: [.leEncryption]))
-        case .leReadBufferSize:
-            complete(op, LEReadBufferSize.ReturnParameters(leACLDataPacketLength: 251, totalNumLEACLDataPackets: 64))
-        case .leReadSupportedStates:
-            complete(op, LEReadSupportedStates.ReturnParameters(leStates: LESupportedStates(rawValue: 0x0000_03FF_FFFF_FFFF)))
-        case .leReadFilterAcceptListSize:
-            complete(op, LEReadFilterAcceptListSize.ReturnParameters(filterAcceptListSize: 16))
         case .leCreateConnection, .leExtendedCreateConnection:
-            let peer: DeviceAddress?
-            if op == .leCreateConnection {
-                peer = (try? c.decode(LECreateConnection.self)).map { DeviceAddress($0.peerAddress, type: $0.peerAddressType) }
-            } else {
-                peer = (try? c.decode(LEExtendedCreateConnection.self)).map { DeviceAddress($0.peerAddress, type: $0.peerAddressType) }
-            }
+            let peer = ControllerProfile.createTarget(c)
             emit(.commandStatus(CommandStatusEvent(status: .success, numHCICommandPackets: 1, commandOpcode: op)))
             guard let peer else { return }
             let handle = nextHandle

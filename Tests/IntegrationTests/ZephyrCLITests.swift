@@ -71,10 +71,13 @@ extension ZephyrIntegration {
         @Test("A second rtstack on the same serial port is refused with exit 3 naming it; the first one's scan is undisturbed")
         func secondHostOnThePort() async throws {
             try await withWorld(["hr", "esp"], label: "two-hosts") { world, dir in
-                let first = try RtstackProcess(["scan", "--duration", "4", "--json"] + world.adapter + ["--state-dir", dir.path], timeout: 20)
+                // Long enough that the second host certainly starts while the first holds the
+                // port, however slowly the simulation brings the first advertisement.
+                let first = try RtstackProcess(["scan", "--duration", "12", "--json"] + world.adapter + ["--state-dir", dir.path], timeout: 30)
                 defer { first.kill() }
                 let scanning = await first.wait(timeout: 10) { $0.contains { $0["event"]?.string == "device" } }
                 #expect(scanning, "the first scan saw nothing")
+                try #require(first.isRunning, "the first scan ended before the second host started")
                 let second = try await rtstack(["scan", "--duration", "1"], world, dir, timeout: 10)
                 #expect(second.status == 3, "\(second.transcript)")
                 #expect(second.stderr.contains("\(world.hciPTY) is in use"), "\(second.transcript)")

@@ -21,15 +21,8 @@ public final class HCIMonitorSocket {
     /// - Throws: `HCISocketError` (operation `.monitor`): EAFNOSUPPORT without kernel
     ///   Bluetooth, EPERM without CAP_NET_RAW.
     public init() throws(HCISocketError) {
-        let fd = LinuxBluetoothABI.hciSocket(nonBlocking: true)
-        guard fd >= 0 else { throw HCISocketError(index: nil, operation: .socket, errno: currentErrno) }
-        let address = LinuxBluetoothABI.sockaddrHCI(device: LinuxBluetoothABI.deviceNone,
-                                                    channel: LinuxBluetoothABI.channelMonitor)
-        guard LinuxBluetoothABI.bind(fd, address: address) == 0 else {
-            let code = currentErrno
-            FileDescriptorFlags.closeIgnoringErrors(fd)
-            throw HCISocketError(index: nil, operation: .monitor, errno: code)
-        }
+        let fd = try LinuxBluetoothABI.boundChannel(device: LinuxBluetoothABI.deviceNone, channel: LinuxBluetoothABI.channelMonitor,
+                                                    index: nil, operation: .monitor)
         // Kernel timestamps (taken when the frame was queued), as btmon uses; without them the
         // time of reading stands in.
         var on: Int32 = 1

@@ -51,19 +51,13 @@ public final class HCISocketTransport: HCITransport {
             try control.takeDown(index)
         }
 
-        let fd = LinuxBluetoothABI.hciSocket(nonBlocking: true)
-        guard fd >= 0 else {
-            let error = HCISocketError(index: index, operation: .socket, errno: currentErrno)
+        let fd: Int32
+        do {
+            fd = try LinuxBluetoothABI.boundChannel(device: index, channel: LinuxBluetoothABI.channelUser, index: index,
+                                                    operation: .bind)
+        } catch {
             if wasUp { try? control.bringUp(index) }
             throw error
-        }
-        let address = LinuxBluetoothABI.sockaddrHCI(device: index, channel: LinuxBluetoothABI.channelUser)
-        guard LinuxBluetoothABI.bind(fd, address: address) == 0 else {
-            let code = currentErrno
-            FileDescriptorFlags.closeIgnoringErrors(fd)
-            if wasUp { try? control.bringUp(index) }
-            throw HCISocketError(index: index, operation: .bind, errno: code,
-                                 present: code == ENODEV ? HCIAdapterDirectory.names() : [])
         }
         io = DescriptorIO(fd: fd, name: name, writeCall: .socketSend, queueLimit: writeQueueLimit,
                           keepsPacketBoundaries: true)

@@ -84,4 +84,21 @@ enum LinuxBluetoothABI {
         if nonBlocking { type |= Int32(SOCK_NONBLOCK.rawValue) }
         return socket(AF_BLUETOOTH, type, btprotoHCI)
     }
+
+    /// A non-blocking HCI socket bound to `channel` of `device` (the user, monitor and
+    /// management channels all open this way); the descriptor is closed when the bind fails.
+    /// - Throws: `HCISocketError` with `.socket` when there is no Bluetooth socket family, else
+    ///   with `operation` and the bind's errno.
+    static func boundChannel(device: UInt16, channel: UInt16, index: UInt16?,
+                             operation: HCISocketError.Operation) throws(HCISocketError) -> Int32 {
+        let fd = hciSocket(nonBlocking: true)
+        guard fd >= 0 else { throw HCISocketError(index: index, operation: .socket, errno: currentErrno) }
+        guard bind(fd, address: sockaddrHCI(device: device, channel: channel)) == 0 else {
+            let code = currentErrno
+            FileDescriptorFlags.closeIgnoringErrors(fd)
+            throw HCISocketError(index: index, operation: operation, errno: code,
+                                 present: code == ENODEV ? HCIAdapterDirectory.names() : [])
+        }
+        return fd
+    }
 }

@@ -8,16 +8,8 @@ final class ManagementSocket {
     private(set) var fd: Int32
 
     init() throws(HCISocketError) {
-        let fd = LinuxBluetoothABI.hciSocket(nonBlocking: true)
-        guard fd >= 0 else { throw HCISocketError(index: nil, operation: .socket, errno: currentErrno) }
-        let address = LinuxBluetoothABI.sockaddrHCI(device: LinuxBluetoothABI.deviceNone,
-                                                    channel: LinuxBluetoothABI.channelControl)
-        guard LinuxBluetoothABI.bind(fd, address: address) == 0 else {
-            let code = currentErrno
-            FileDescriptorFlags.closeIgnoringErrors(fd)
-            throw HCISocketError(index: nil, operation: .management, errno: code)
-        }
-        self.fd = fd
+        fd = try LinuxBluetoothABI.boundChannel(device: LinuxBluetoothABI.deviceNone, channel: LinuxBluetoothABI.channelControl,
+                                                index: nil, operation: .management)
     }
 
     deinit { close() }

@@ -1,4 +1,4 @@
-// libFuzzer harness: the whole host core (HostCore.Host) fed arbitrary packet sequences after a
+// libFuzzer harness: the whole host core over HCI (HostCore.HCIHost) fed arbitrary packet sequences after a
 // normal connection.
 //
 // Each run brings a Host up on a scripted controller (bring-up answered, LE Create Connection
@@ -124,8 +124,8 @@ private struct BearerModel {
     var mtu = 23
 }
 
-private final class ScriptedController: HostSink {
-    weak var host: Host?
+private final class ScriptedController {
+    weak var host: HCIHost?
     let configuration: HostConfiguration
     let aclDataLength: UInt16
     let aclCount: UInt8
@@ -146,18 +146,40 @@ private final class ScriptedController: HostSink {
     var inbound: [UInt16: ACLReassembler] = [:]
     var userOperations = 0
 
+    /// What the controller says at bring-up: buffers and extended commands as the setup byte says.
+    let profile: ControllerProfile
+
     init(configuration: HostConfiguration, aclDataLength: UInt16, aclCount: UInt8, extended: Bool) {
         self.configuration = configuration
         self.aclDataLength = aclDataLength
         self.aclCount = aclCount
         self.extended = extended
+        var p = ControllerProfile()
+        p.hciVersion = 0x0C
+        p.publicAddress = BDAddress(bigEndian: [0, 0x1B, 0xDC, 0, 0, 1]) ?? .zero
+        p.supportedCommands = [UInt8](repeating: extended ? 0xFF : 0x3F, count: 64)
+        p.leFeatures = extended ? [.leEncryption, .leExtendedAdvertising] : [.leEncryption]
+        p.leBufferLength = aclDataLength
+        p.leBufferCount = aclCount
+        p.sharedBufferLength = aclDataLength
+        p.sharedBufferCount = UInt16(aclCount)
+        p.leStates = LESupportedStates(rawValue: extended ? 0x0000_03FF_FFFF_FFFF : 0x0000_0000_0000_FFFF)
+        profile = p
     }
 
     func fail(_ message: String) -> Never {
         fatalError("step \(step): \(message)")
     }
 
-    // MARK: HostSink
+    // MARK: The host's outputs
+
+    /// Pulls everything the host has to send and to say, as the runtime's loop does after
+    /// every input: the model sees each packet before the next input reaches the host.
+    func pump() {
+        guard let host else { return }
+        while let p = host.pollTransmit(at: now) { send(p) }
+        while let e = host.pollEvent() { deliver(e) }
+    }
 
     func send(_ packet: HCIPacket) {
         trace("  host → " + describe(packet))
@@ -375,6 +397,7 @@ private final class ScriptedController: HostSink {
         default: break
         }
         host?.receive(packet, at: now)
+        pump()
     }
 
     func emit(_ event: HCIEvent) {
@@ -426,36 +449,11 @@ private final class ScriptedController: HostSink {
             }
             return
         }
+        if let info = profile.answer(op, credits: credits) {
+            emit(info)
+            return
+        }
         switch op {
-        case .readLocalVersionInformation:
-            complete(op, ReadLocalVersionInformation.ReturnParameters(
-                hciVersion: 0x0C, hciSubversion: 1, lmpVersion: 0x0C, companyIdentifier: 0xFFFF, lmpSubversion: 2).encoded,
-                     credits: credits)
-        case .readLocalSupportedCommands:
-            complete(op, ReadLocalSupportedCommands.ReturnParameters(
-                supportedCommands: HCISupportedCommands(octets: [UInt8](repeating: extended ? 0xFF : 0x3F, count: 64))).encoded,
-                     credits: credits)
-        case .readLocalSupportedFeatures:
-            complete(op, ReadLocalSupportedFeatures.ReturnParameters(lmpFeatures: 1 << 37 | 1 << 38).encoded, credits: credits)
-        case .readBDADDR:
-            complete(op, ReadBDADDR.ReturnParameters(bdAddress: BDAddress(bigEndian: [0, 0x1B, 0xDC, 0, 0, 1]) ?? .zero).encoded,
-                     credits: credits)
-        case .leReadLocalSupportedFeatures:
-            complete(op, LEReadLocalSupportedFeatures.ReturnParameters(
-                leFeatures: extended ? [.leEncryption, .leExtendedAdvertising] : [.leEncryption]).encoded, credits: credits)
-        case .leReadBufferSize:
-            complete(op, LEReadBufferSize.ReturnParameters(leACLDataPacketLength: aclDataLength,
-                                                           totalNumLEACLDataPackets: aclCount).encoded, credits: credits)
-        case .readBufferSize:
-            complete(op, ReadBufferSize.ReturnParameters(aclDataPacketLength: aclDataLength, synchronousDataPacketLength: 0,
-                                                         totalNumACLDataPackets: UInt16(aclCount),
-                                                         totalNumSynchronousDataPackets: 0).encoded, credits: credits)
-        case .leReadSupportedStates:
-            complete(op, LEReadSupportedStates.ReturnParameters(
-                leStates: LESupportedStates(rawValue: extended ? 0x0000_03FF_FFFF_FFFF : 0x0000_0000_0000_FFFF)).encoded,
-                     credits: credits)
-        case .leReadFilterAcceptListSize:
-            complete(op, LEReadFilterAcceptListSize.ReturnParameters(filterAcceptListSize: 16).encoded, credits: credits)
         case .leCreateConnection, .leExtendedCreateConnection, .leConnectionUpdate, .leReadRemoteFeatures,
              .readRemoteVersionInformation:
             status(op, credits: credits)
@@ -495,7 +493,7 @@ private final class ScriptedController: HostSink {
 
 // MARK: - Invariants
 
-private func checkInvariants(_ host: Host, _ controller: ScriptedController) {
+private func checkInvariants(_ host: HCIHost, _ controller: ScriptedController) {
     func fail(_ message: String) -> Never { controller.fail(message) }
     if host.aclCreditsInUse < 0 || host.aclCreditsInUse > host.aclCreditCapacity {
         fail("ACL credits in use \(host.aclCreditsInUse) outside 0…\(host.aclCreditCapacity)")
@@ -523,7 +521,7 @@ private func checkInvariants(_ host: Host, _ controller: ScriptedController) {
 
 // MARK: - Steps
 
-private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: Host, controller c: ScriptedController,
+private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: HCIHost, controller c: ScriptedController,
                      userOperationsAllowed: Bool) {
     let p = op >> 4
     let handles = c.connectedHandles
@@ -602,7 +600,7 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: Host, controll
         // Application: connect to one of four peers with one of four plans.
         guard userOperationsAllowed else { return }
         c.userOperations += 1
-        host.connect(to: peers[Int(p & 3)], plan: plan(p >> 2), at: c.now)
+        _ = host.connect(to: peers[Int(p & 3)], plan: plan(p >> 2), at: c.now)
     case 12:
         // Application: disconnect or cancel a link; scan on or off.
         guard userOperationsAllowed else { return }
@@ -625,20 +623,27 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: Host, controll
         let link = links[Int(input.u8()) % links.count].id
         let handle = input.u16()
         let operation: GATTOperation
-        switch p % 11 {
+        switch p % 13 {
         case 0: operation = .read(handle: handle)
         case 1: operation = .readLong(handle: handle)
         case 2: operation = .write(handle: handle, value: input.chunk())
         case 3: operation = .writeWithoutResponse(handle: handle, value: input.chunk())
         case 4: operation = .writeLong(handle: handle, value: input.chunk16(limit: 600))
-        case 5: operation = .setNotifications(valueHandle: handle, mode: [.off, .notify, .indicate, .automatic][Int(input.u8() & 3)])
+        case 5:
+            let mode = Int(input.u8() & 3)
+            operation = mode == 0 ? .unsubscribe(valueHandle: handle)
+                : .subscribe(valueHandle: handle, mode: [.notify, .indicate, .automatic][mode - 1])
         case 6: operation = .discoverAll
         case 7: operation = .exchangeMTU(input.u16())
         case 8:
             let end = input.u16()
             operation = .readByType(BluetoothUUID(input.u16()), range: min(handle, end)...max(handle, end))
         case 9: operation = .discoverPrimaryServices(handle & 1 == 0 ? nil : heartRateService)
-        default: operation = .read(handle: handle)
+        case 10: operation = .readMultiple(handles: [handle, input.u16()])
+        case 11:
+            operation = .readMultipleVariable(handles: [handle, input.u16(), input.u16()],
+                                              when: input.u8() & 1 == 0 ? .always : .ifServerSupportsEATT, fallback: input.u8() & 1 == 0)
+        default: operation = .reliableWrite([(handle, input.chunk()), (input.u16(), input.chunk())])
         }
         host.perform(operation, on: link, at: c.now)
     case 14:
@@ -668,14 +673,16 @@ public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let configuration = HostConfiguration(ownAddress: .randomStatic(ownAddress))
     let controller = ScriptedController(configuration: configuration, aclDataLength: bigBuffers ? 251 : 27,
                                         aclCount: bigBuffers ? 3 : 8, extended: extended)
-    let host = Host(configuration: configuration, sink: controller)
+    let host = HCIHost(configuration: configuration)
     controller.host = host
 
     // A normal start: bring-up, one connection, the MTU exchange answered.
     host.start(at: 0)
+    controller.pump()
     controller.answerAll()
     guard host.isReady else { fatalError("bring-up did not finish") }
-    host.connect(to: peers[0], plan: plan(setup >> 4), at: controller.now)
+    _ = host.connect(to: peers[0], plan: plan(setup >> 4), at: controller.now)
+    controller.pump()
     controller.answerAll()
     controller.connectionComplete(peer: peers[0].address, handle: firstHandle)
     controller.answerAll()
@@ -696,9 +703,11 @@ public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                 controller.now &+= dt
                 controller.expire(at: controller.now)
                 host.advanceTime(to: controller.now)
+                controller.pump()
                 checkInvariants(host, controller)
             }
             runStep(op, &script, host: host, controller: controller, userOperationsAllowed: pass == 0)
+            controller.pump()
             checkInvariants(host, controller)
         }
     }

@@ -1,4 +1,5 @@
 @testable import HostCore
+import TestSupport
 import Wire
 
 /// A scripted in-memory controller. It records everything the host sends, answers commands
@@ -38,6 +39,22 @@ final class FakeController {
     /// Every combination allowed.
     var leStates = LESupportedStates(rawValue: 0x0000_03FF_FFFF_FFFF)
     var supportedCommands = [UInt8](repeating: 0xFF, count: 64)
+    /// The above as the shared description answers bring-up with.
+    var profile: ControllerProfile {
+        var p = ControllerProfile()
+        p.hciVersion = hciVersion
+        p.manufacturer = manufacturer
+        p.publicAddress = publicAddress
+        p.leBufferLength = leBufferLength
+        p.leBufferCount = leBufferCount
+        p.sharedBufferLength = sharedBufferLength
+        p.sharedBufferCount = sharedBufferCount
+        p.lmpFeatures = lmpFeatures
+        p.leFeatures = leFeatures
+        p.leStates = leStates
+        p.supportedCommands = supportedCommands
+        return p
+    }
     /// Num_HCI_Command_Packets in every answer.
     var numHCICommandPackets: UInt8 = 1
     var answers: [HCIOpcode: Answer] = [:]
@@ -268,37 +285,16 @@ final class FakeController {
             if HCICommandCatalog.completesWithStatus(op) == true { status(op, refused) } else { complete(op, [refused.rawValue]) }
             return
         }
+        if let info = profile.answer(op, credits: numHCICommandPackets) {
+            emit(info)
+            return
+        }
         switch op {
         case .reset:
             scanning = false
             createPending = nil
             aclInFlight.removeAll()
             complete(op, StatusReturnParameters())
-        case .readLocalVersionInformation:
-            complete(op, ReadLocalVersionInformation.ReturnParameters(
-                hciVersion: hciVersion, hciSubversion: 0x0001, lmpVersion: hciVersion,
-                companyIdentifier: manufacturer, lmpSubversion: 0x0002))
-        case .readLocalSupportedCommands:
-            complete(op, ReadLocalSupportedCommands.ReturnParameters(
-                supportedCommands: HCISupportedCommands(octets: supportedCommands)))
-        case .readLocalSupportedFeatures:
-            complete(op, ReadLocalSupportedFeatures.ReturnParameters(lmpFeatures: lmpFeatures))
-        case .readBDADDR:
-            complete(op, ReadBDADDR.ReturnParameters(bdAddress: publicAddress))
-        case .leReadLocalSupportedFeatures:
-            complete(op, LEReadLocalSupportedFeatures.ReturnParameters(leFeatures: leFeatures))
-        case .leReadBufferSize:
-            complete(op, LEReadBufferSize.ReturnParameters(leACLDataPacketLength: leBufferLength,
-                                                           totalNumLEACLDataPackets: leBufferCount))
-        case .readBufferSize:
-            complete(op, ReadBufferSize.ReturnParameters(aclDataPacketLength: sharedBufferLength,
-                                                         synchronousDataPacketLength: 0,
-                                                         totalNumACLDataPackets: sharedBufferCount,
-                                                         totalNumSynchronousDataPackets: 0))
-        case .leReadSupportedStates:
-            complete(op, LEReadSupportedStates.ReturnParameters(leStates: leStates))
-        case .leReadFilterAcceptListSize:
-            complete(op, LEReadFilterAcceptListSize.ReturnParameters(filterAcceptListSize: 16))
         case .setEventMask, .leSetEventMask, .leSetRandomAddress, .writeLEHostSupport,
              .leSetScanParameters, .leSetExtendedScanParameters:
             complete(op, StatusReturnParameters())
@@ -309,12 +305,7 @@ final class FakeController {
             scanning = (try? c.decode(LESetExtendedScanEnable.self))?.enable ?? false
             complete(op, StatusReturnParameters())
         case .leCreateConnection, .leExtendedCreateConnection:
-            let peer: DeviceAddress?
-            if op == .leCreateConnection {
-                peer = (try? c.decode(LECreateConnection.self)).map { DeviceAddress($0.peerAddress, type: $0.peerAddressType) }
-            } else {
-                peer = (try? c.decode(LEExtendedCreateConnection.self)).map { DeviceAddress($0.peerAddress, type: $0.peerAddressType) }
-            }
+            let peer = ControllerProfile.createTarget(c)
             if createPending != nil {
                 violations.append("second LE Create Connection while one is pending")
                 status(op, .commandDisallowed)

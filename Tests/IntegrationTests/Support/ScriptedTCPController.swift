@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Wire
 
 /// A controller behind a TCP port (H4 framing, like Bumble's `tcp-server`) that plays a script:
@@ -182,6 +183,13 @@ final class ScriptedTCPController: @unchecked Sendable {
         ]))))
     }
 
+    /// 8 LE buffers of 251 bytes, legacy commands only; its own address.
+    private static let profile: ControllerProfile = {
+        var p = ControllerProfile()
+        p.publicAddress = BDAddress(string: "00:1B:DC:0F:AA:02") ?? .zero
+        return p
+    }()
+
     /// Touched on the serving thread only.
     private var hardwareErrorSent = false
 
@@ -190,28 +198,9 @@ final class ScriptedTCPController: @unchecked Sendable {
         if case let .neverAnswer(silent) = script, silent == op { return [] }
         if case .hardwareErrorAfterScan(recover: false) = script, hardwareErrorSent { return [] }
         let answer: [UInt8]
-        switch op {
-        case .readLocalVersionInformation:
-            answer = Self.complete(op, ReadLocalVersionInformation.ReturnParameters(
-                hciVersion: 0x09, hciSubversion: 1, lmpVersion: 0x09, companyIdentifier: 0xFFFF, lmpSubversion: 2))
-        case .readLocalSupportedCommands:
-            answer = Self.complete(op, ReadLocalSupportedCommands.ReturnParameters(
-                supportedCommands: HCISupportedCommands(octets: [UInt8](repeating: 0xFF, count: 64))))
-        case .readLocalSupportedFeatures:
-            // LE only: BR/EDR Not Supported (bit 37), LE Supported (Controller) (bit 38).
-            answer = Self.complete(op, ReadLocalSupportedFeatures.ReturnParameters(lmpFeatures: 1 << 37 | 1 << 38))
-        case .readBDADDR:
-            answer = Self.complete(op, ReadBDADDR.ReturnParameters(bdAddress: BDAddress(string: "00:1B:DC:0F:AA:02") ?? .zero))
-        case .leReadLocalSupportedFeatures:
-            // No extended advertising: the legacy scan commands.
-            answer = Self.complete(op, LEReadLocalSupportedFeatures.ReturnParameters(leFeatures: [.leEncryption]))
-        case .leReadBufferSize:
-            answer = Self.complete(op, LEReadBufferSize.ReturnParameters(leACLDataPacketLength: 251, totalNumLEACLDataPackets: 8))
-        case .leReadSupportedStates:
-            answer = Self.complete(op, LEReadSupportedStates.ReturnParameters(leStates: LESupportedStates(rawValue: 0x0000_03FF_FFFF_FFFF)))
-        case .leReadFilterAcceptListSize:
-            answer = Self.complete(op, LEReadFilterAcceptListSize.ReturnParameters(filterAcceptListSize: 16))
-        default:
+        if let info = Self.profile.answer(op) {
+            answer = Self.event(info)
+        } else {
             answer = Self.complete(op, StatusReturnParameters())
         }
         var out: [Output] = [.packet(answer)]

@@ -1,5 +1,6 @@
 import HostCore
 import RunTracker
+import TestSupport
 import Wire
 
 /// The run session on the real `Host`, against a scripted controller with peripherals behind
@@ -11,6 +12,12 @@ import Wire
 /// Like the Runtime's driver, the host's packets and events are pulled after every input and
 /// handed on (`settle`).
 final class ScriptedSessionWorld {
+    /// Legacy commands only (no extended advertising), 16 LE buffers of 251 bytes.
+    private let profile: ControllerProfile = {
+        var p = ControllerProfile()
+        p.leBufferCount = 16
+        return p
+    }()
     private(set) var host: HCIHost!
     private(set) var session: SessionController!
     let cache = MemoryCache()
@@ -215,31 +222,15 @@ final class ScriptedSessionWorld {
             if HCICommandCatalog.completesWithStatus(op) == true { status(op, s) } else { complete(op, [s.rawValue]) }
             return
         }
+        if let info = profile.answer(op) {
+            emit(info)
+            return
+        }
         switch op {
         case .reset:
             scanning = false
             createPending = nil
             complete(op, StatusReturnParameters())
-        case .readLocalVersionInformation:
-            complete(op, ReadLocalVersionInformation.ReturnParameters(
-                hciVersion: 0x09, hciSubversion: 1, lmpVersion: 0x09, companyIdentifier: 0xFFFF, lmpSubversion: 2))
-        case .readLocalSupportedCommands:
-            complete(op, ReadLocalSupportedCommands.ReturnParameters(
-                supportedCommands: HCISupportedCommands(octets: [UInt8](repeating: 0xFF, count: 64))))
-        case .readLocalSupportedFeatures:
-            // LE only: BR/EDR Not Supported (bit 37), LE Supported (Controller) (bit 38).
-            complete(op, ReadLocalSupportedFeatures.ReturnParameters(lmpFeatures: 1 << 37 | 1 << 38))
-        case .readBDADDR:
-            complete(op, ReadBDADDR.ReturnParameters(bdAddress: BDAddress(string: "00:1B:DC:0F:AA:01") ?? .zero))
-        case .leReadLocalSupportedFeatures:
-            // No extended advertising: the legacy scan and create commands.
-            complete(op, LEReadLocalSupportedFeatures.ReturnParameters(leFeatures: [.leEncryption]))
-        case .leReadBufferSize:
-            complete(op, LEReadBufferSize.ReturnParameters(leACLDataPacketLength: 251, totalNumLEACLDataPackets: 16))
-        case .leReadSupportedStates:
-            complete(op, LEReadSupportedStates.ReturnParameters(leStates: LESupportedStates(rawValue: 0x0000_03FF_FFFF_FFFF)))
-        case .leReadFilterAcceptListSize:
-            complete(op, LEReadFilterAcceptListSize.ReturnParameters(filterAcceptListSize: 16))
         case .leSetScanEnable:
             scanning = (try? c.decode(LESetScanEnable.self))?.scanEnable ?? false
             complete(op, StatusReturnParameters())

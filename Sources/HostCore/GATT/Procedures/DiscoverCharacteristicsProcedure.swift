@@ -42,12 +42,13 @@ final class DiscoverCharacteristicsProcedure: GATTProcedure {
                 case let .failure(e): return .failed(e)
                 case let .success(d): decl = d
                 }
+                // The declaration's own handle first: one outside the range is named as such.
+                if let e = walk.accept(entry.handle, through: entry.handle, in: pdu) { return .failed(e) }
                 // The value attribute follows its declaration inside the service (§3.3); a
                 // declaration placed before the previous value is caught in `finish`.
                 guard decl.valueHandle > entry.handle, decl.valueHandle <= walk.end else {
                     return .failed(.protocolViolation("Characteristic declaration at \(HandleWalk.text(entry.handle)): value handle \(HandleWalk.text(decl.valueHandle)) does not follow it inside \(HandleWalk.text(walk.start))-\(HandleWalk.text(walk.end))"))
                 }
-                if let e = walk.accept(entry.handle, through: entry.handle, in: pdu) { return .failed(e) }
                 declarations.append((entry.handle, decl))
             }
             // The next request starts one past the last declaration, the last Attribute Handle
