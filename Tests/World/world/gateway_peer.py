@@ -21,7 +21,6 @@ import datetime
 import json
 import struct
 import sys
-import time
 
 from bumble import hci
 from bumble.core import UUID, AdvertisingData
