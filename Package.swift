@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
-        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "HostCore", "Runtime", "TestSupport"]),
+        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "Gateway", "HostCore", "Runtime", "TestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["HostCore", "SecurityCrypto", "Runtime", "Wire", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Wire", "TestSupport"]),
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire", "TestSupport"]),

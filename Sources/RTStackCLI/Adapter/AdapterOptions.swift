@@ -9,14 +9,14 @@ import Wire
 /// The options every command that talks to a controller takes, parsed once.
 struct AdapterOptions {
     static let specs: [CommandSpec.Option] = [
-        .init("adapter", value: "ADAPTER", "hciN, tcp:HOST:PORT, serial:/dev/ttyX[@BAUD][,noflow] or /dev/ttyX"),
-        .init("backend", value: "user-channel|kernel", "with --adapter hciN: take the adapter for rtstack alone (user-channel, default) or share it with the kernel and bluetoothd (kernel)"),
-        .init("security", value: "low|medium|high|fips", "--backend kernel: BT_SECURITY level of every link (the kernel pairs/encrypts first)"),
-        .init("address", value: "random|public", "own address: a random static one kept in the state directory (default) or the controller's public one"),
-        .init("state-dir", value: "DIR", "where the own address and GATT caches live (default $XDG_STATE_HOME/rtstack)"),
-        .init("trace", "print every packet decoded with hex dump on stderr"),
-        .init("capture", value: "FILE", "write every packet to FILE.btsnoop or FILE.pcap as it runs"),
-        .init("log-level", value: "LEVEL", "error, warn (default), info or debug"),
+        .init(.adapter, value: "ADAPTER", "hciN, tcp:HOST:PORT, serial:/dev/ttyX[@BAUD][,noflow] or /dev/ttyX"),
+        .init(.backend, value: "user-channel|kernel", "with --adapter hciN: take the adapter for rtstack alone (user-channel, default) or share it with the kernel and bluetoothd (kernel)"),
+        .init(.security, value: "low|medium|high|fips", "--backend kernel: BT_SECURITY level of every link (the kernel pairs/encrypts first)"),
+        .init(.address, value: "random|public", "own address: a random static one kept in the state directory (default) or the controller's public one"),
+        .init(.stateDir, value: "DIR", "where the own address and GATT caches live (default $XDG_STATE_HOME/rtstack)"),
+        .init(.trace, "print every packet decoded with hex dump on stderr"),
+        .init(.capture, value: "FILE", "write every packet to FILE.btsnoop or FILE.pcap as it runs"),
+        .init(.logLevel, value: "LEVEL", "error, warn (default), info or debug"),
     ]
 
     var adapter: AdapterSpec
@@ -28,13 +28,27 @@ struct AdapterOptions {
     var capturePath: String?
     var logLevel: LogLevel
 
-    enum LogLevel: Int, Comparable {
+    enum LogLevel: Int, Comparable, OptionChoice {
         case error = 0, warn, info, debug
         static func < (l: LogLevel, r: LogLevel) -> Bool { l.rawValue < r.rawValue }
+        var words: [String] {
+            switch self {
+            case .error: ["error"]
+            case .warn: ["warn", "warning"]
+            case .info: ["info"]
+            case .debug: ["debug"]
+            }
+        }
+    }
+
+    /// `--address`: whose address the controller uses as its own.
+    enum OwnAddress: OptionChoice {
+        case random, `public`
+        var words: [String] { [self == .random ? "random" : "public"] }
     }
 
     init(_ args: ParsedArguments) throws(UsageError) {
-        guard let a = args.value("adapter") else {
+        guard let a = args.value(.adapter) else {
             throw UsageError("--adapter is required (e.g. --adapter hci0, --adapter tcp:127.0.0.1:9000, --adapter /dev/ttyACM0)")
         }
         do {
@@ -42,17 +56,14 @@ struct AdapterOptions {
         } catch {
             throw UsageError(error.description)
         }
-        switch args.value("backend") ?? "user-channel" {
-        case "user-channel": backend = .userChannel
-        case "kernel":
+        backend = try args.choice(.backend, as: AdapterBackend.self) ?? .userChannel
+        if backend == .kernel {
             guard case .hciSocket = adapter else {
                 throw UsageError("--backend kernel works with a kernel adapter only (--adapter hciN); '\(a)' is not one. "
                     + "Serial and TCP controllers have no kernel host stack: leave --backend out for them")
             }
-            backend = .kernel
-        case let other: throw UsageError("--backend wants 'user-channel' or 'kernel', got '\(other)'")
         }
-        if let level = args.value("security") {
+        if let level = args.value(.security) {
             guard let l = KernelSecurityLevel(name: level) else {
                 throw UsageError("--security wants low, medium, high or fips, got '\(level)'")
             }
@@ -63,26 +74,16 @@ struct AdapterOptions {
         } else {
             security = nil
         }
-        switch args.value("address") ?? "random" {
-        case "random": usePublicAddress = false
-        case "public": usePublicAddress = true
-        case let other: throw UsageError("--address wants 'random' or 'public', got '\(other)'")
-        }
-        state = args.value("state-dir").map { StateDirectory(path: $0) } ?? StateDirectory.standard()
-        trace = args.flag("trace")
-        capturePath = args.value("capture")
+        usePublicAddress = try args.choice(.address, as: OwnAddress.self) == .public
+        state = args.value(.stateDir).map { StateDirectory(path: $0) } ?? StateDirectory.standard()
+        trace = args.flag(.trace)
+        capturePath = args.value(.capture)
         if let c = capturePath {
             guard CaptureWriterFactory.kind(forPath: c) != nil else {
                 throw UsageError("--capture \(c): the name must end in .btsnoop, .log or .pcap (that picks the format)")
             }
         }
-        switch args.value("log-level") ?? "warn" {
-        case "error": logLevel = .error
-        case "warn", "warning": logLevel = .warn
-        case "info": logLevel = .info
-        case "debug": logLevel = .debug
-        case let other: throw UsageError("--log-level wants error, warn, info or debug, got '\(other)'")
-        }
+        logLevel = try args.choice(.logLevel, as: LogLevel.self) ?? .warn
     }
 
     /// The host's configuration: own address from the state directory unless `--address public`.

@@ -6,7 +6,13 @@ public struct CommandSpec: Sendable {
         public var help: String
         public var repeatable: Bool
 
-        public init(_ name: String, value: String? = nil, repeatable: Bool = false, _ help: String) {
+        public init(_ key: OptionKey, value: String? = nil, repeatable: Bool = false, _ help: String) {
+            self.init(setting: key.rawValue, value: value, repeatable: repeatable, help)
+        }
+
+        /// An option made from a name outside `OptionKey`: the gateway's options come from its
+        /// configuration file's settings (`GatewaySettings`) and are read as a whole.
+        public init(setting name: String, value: String? = nil, repeatable: Bool = false, _ help: String) {
             self.name = name
             self.valueName = value
             self.help = help

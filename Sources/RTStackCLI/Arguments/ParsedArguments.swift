@@ -5,8 +5,11 @@ public struct ParsedArguments: Sendable {
     public var values: [String: [String]] = [:]
     public var flags: Set<String> = []
     public var helpRequested = false
+    /// The option names the command's spec declares: reading any other is a programming error.
+    private var declared: Set<String> = []
 
     public init(_ words: [String], spec: CommandSpec) throws(UsageError) {
+        declared = Set(spec.options.map(\.name))
         var i = 0
         var onlyPositionals = false
         while i < words.count {
@@ -64,26 +67,50 @@ public struct ParsedArguments: Sendable {
         }
     }
 
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    public func value(_ key: OptionKey) -> String? { values[declaredName(key)]?.last }
+    public func all(_ key: OptionKey) -> [String] { values[declaredName(key)] ?? [] }
+    public func flag(_ key: OptionKey) -> Bool { flags.contains(declaredName(key)) }
+
+    /// A key the spec does not declare would always read as absent: a command reading an option
+    /// it forgot to declare (or another command's) is caught by the first test that runs it.
+    private func declaredName(_ key: OptionKey) -> String {
+        assert(declared.contains(key.rawValue), "--\(key.rawValue) is read but not declared in the command's spec")
+        return key.rawValue
+    }
+
+    /// An option whose value is one of a fixed set of words (`--backend kernel`), parsed here
+    /// for every such option so that they all accept and refuse alike; nil when not given.
+    public func choice<C: OptionChoice>(_ key: OptionKey, as: C.Type = C.self) throws(UsageError) -> C? {
+        guard let word = value(key) else { return nil }
+        if let c = C.allCases.first(where: { $0.words.contains(word) }) { return c }
+        let names = C.allCases.compactMap(\.words.first)
+        let list = names.count == 2 ? "'\(names[0])' or '\(names[1])'"
+            : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        throw UsageError("--\(key.rawValue) wants \(list), got '\(word)'")
+    }
 
     /// A number option, range-checked, with an error naming the option when it is not one.
-    public func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+    public func double(_ name: OptionKey, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let s = value(name) else { return nil }
         guard let v = Double(s), v.isFinite, range.contains(v) else {
-            throw UsageError("option '--\(name)' wants a number from \(range.lowerBound) to \(range.upperBound), got '\(s)'")
+            throw UsageError("option '--\(name.rawValue)' wants a number from \(range.lowerBound) to \(range.upperBound), got '\(s)'")
         }
         return v
     }
 
-    public func int(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    public func int(_ name: OptionKey, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let s = value(name) else { return nil }
         guard let v = Int(s), range.contains(v) else {
-            throw UsageError("option '--\(name)' wants a whole number from \(range.lowerBound) to \(range.upperBound), got '\(s)'")
+            throw UsageError("option '--\(name.rawValue)' wants a whole number from \(range.lowerBound) to \(range.upperBound), got '\(s)'")
         }
         return v
     }
+}
+
+/// The values of an option that takes one of a fixed set of words.
+public protocol OptionChoice: CaseIterable, Sendable {
+    /// The words that select this case; the first is the one help and errors show.
+    var words: [String] { get }
 }
 
 /// A mistake on the command line; printed with `rtstack: ` and exit status 2.

@@ -12,8 +12,8 @@ enum AdaptersCommand {
         usage: "rtstack adapters [--json] [--control-socket PATH]",
         summary: "List the kernel's Bluetooth adapters (for --adapter hciN): address, up/down, user channel; and a running gateway's, with their connection slots.",
         options: [
-            .init("json", "JSON Lines: one object per adapter"),
-            .init("control-socket", value: "PATH", "also list the adapters of the gateway on this control socket (default: its default path, when a gateway listens there)"),
+            .init(.json, "JSON Lines: one object per adapter"),
+            .init(.controlSocket, value: "PATH", "also list the adapters of the gateway on this control socket (default: its default path, when a gateway listens there)"),
         ],
         details: """
         'user channel' says whether another program (rtstack, Bumble …) holds the adapter
@@ -27,8 +27,8 @@ enum AdaptersCommand {
     static func run(_ words: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
-        let json = args.flag("json")
-        let gateway = gatewayAdapters(path: args.value("control-socket"), json: json, console: console)
+        let json = args.flag(.json)
+        let gateway = gatewayAdapters(path: args.value(.controlSocket), json: json, console: console)
         let adapters: [HCIAdapterInfo]
         do {
             adapters = try HCIAdapters.list()

@@ -9,7 +9,7 @@ enum DecodeCommand {
         usage: "rtstack decode FILE... [--hex] [--json] [--filter TERM]... [--brief] [--summary-only] [--gatt-cache DIR] [--show-keys] [--adv-summary]",
         summary: "Decode btsnoop, pcap and pcapng captures, btmon style.",
         options: DissectionSetup.specOptions + [
-            .init("summary-only", "print only the summary"),
+            .init(.summaryOnly, "print only the summary"),
         ],
         positionals: 1...Int.max,
         details: """
@@ -33,8 +33,8 @@ enum DecodeCommand {
         let setup = try DissectionSetup(args)
         for notice in setup.notices { console.err.line("rtstack: \(notice)") }
         let options = Options(
-            json: args.flag("json"), hex: args.flag("hex"), brief: args.flag("brief"),
-            summaryOnly: args.flag("summary-only"), summary: !args.flag("no-summary"), setup: setup)
+            json: args.flag(.json), hex: args.flag(.hex), brief: args.flag(.brief),
+            summaryOnly: args.flag(.summaryOnly), summary: !args.flag(.noSummary), setup: setup)
         var worst = ExitCode.success
         for path in args.positionals {
             let code = decode(path: path, options: options, out: console.out, err: console.err)

@@ -12,12 +12,12 @@ enum GattCommand {
         usage: "rtstack gatt ADDRESS --adapter ADAPTER [--service UUID | --range START-END] [--characteristic UUID] [--only included|characteristics|descriptors] [--no-values] [--json]",
         summary: "Show a peer's services, characteristics and descriptors with handles, properties and values.",
         options: AdapterOptions.specs + [
-            .init("service", value: "UUID", "only the primary services of this UUID (Discover Primary Service by Service UUID)"),
-            .init("range", value: "START-END", "only this handle range, e.g. 0x0010-0x0020 (no service discovery)"),
-            .init("characteristic", value: "UUID", "only the characteristics of this UUID (Discover Characteristics by UUID)"),
-            .init("only", value: "WHAT", "run one sub-procedure over the range or service: included, characteristics, or descriptors (every attribute with its type)"),
-            .init("no-values", "do not read the readable characteristics"),
-            .init("json", "one JSON object with the whole tree"),
+            .init(.service, value: "UUID", "only the primary services of this UUID (Discover Primary Service by Service UUID)"),
+            .init(.range, value: "START-END", "only this handle range, e.g. 0x0010-0x0020 (no service discovery)"),
+            .init(.characteristic, value: "UUID", "only the characteristics of this UUID (Discover Characteristics by UUID)"),
+            .init(.only, value: "WHAT", "run one sub-procedure over the range or service: included, characteristics, or descriptors (every attribute with its type)"),
+            .init(.noValues, "do not read the readable characteristics"),
+            .init(.json, "one JSON object with the whole tree"),
         ],
         positionals: 1...1,
         details: """
@@ -39,14 +39,14 @@ enum GattCommand {
             let json: String, text: String
             if selection.isEverything {
                 let db = try await p.discover()
-                let values = args.flag("no-values") ? [:] : await readValues(db.services.flatMap(\.characteristics), p)
+                let values = args.flag(.noValues) ? [:] : await readValues(db.services.flatMap(\.characteristics), p)
                 (json, text) = (treeJSON(db, values), treeText(db, values, peer: address))
             } else {
                 let sections = try await selection.explore(p)
-                let values = args.flag("no-values") ? [:] : await readValues(sections.flatMap { $0.characteristics ?? [] }, p)
+                let values = args.flag(.noValues) ? [:] : await readValues(sections.flatMap { $0.characteristics ?? [] }, p)
                 (json, text) = (sectionsJSON(sections, values), sectionsText(sections, values, peer: address))
             }
-            if args.flag("json") {
+            if args.flag(.json) {
                 console.out.line(json)
             } else {
                 console.out.write(text)

@@ -6,8 +6,9 @@ import Wire
 /// that find it (Core Spec v5.4 Vol 3, Part G, §4.4.2, §4.5.1, §4.6.1–2, §4.7.1), each over a
 /// handle range: a service's (`--service`), one given (`--range`), or the whole database.
 struct GattSelection {
-    enum Only: String, CaseIterable {
+    enum Only: String, OptionChoice {
         case included, characteristics, descriptors
+        var words: [String] { [rawValue] }
     }
 
     var service: BluetoothUUID?
@@ -19,24 +20,19 @@ struct GattSelection {
     var isEverything: Bool { service == nil && range == nil && characteristic == nil && only == nil }
 
     init(_ args: ParsedArguments) throws(UsageError) {
-        if let s = args.value("service") {
+        if let s = args.value(.service) {
             guard let u = BluetoothUUID(string: s) else { throw UsageError("--service \(s): not a UUID (e.g. 180D or EF680100-9B35-4933-9B10-52FFA9740042)") }
             service = u
         }
-        if let r = args.value("range") { range = try Self.range(r) }
+        if let r = args.value(.range) { range = try Self.range(r) }
         if service != nil, range != nil {
             throw UsageError("--service and --range both give the handles to search: give one of them")
         }
-        if let c = args.value("characteristic") {
+        if let c = args.value(.characteristic) {
             guard let u = BluetoothUUID(string: c) else { throw UsageError("--characteristic \(c): not a UUID (e.g. 2A37)") }
             characteristic = u
         }
-        if let o = args.value("only") {
-            guard let v = Only(rawValue: o) else {
-                throw UsageError("--only wants \(Only.allCases.map(\.rawValue).joined(separator: ", ")), got '\(o)'")
-            }
-            only = v
-        }
+        if let v = try args.choice(.only, as: Only.self) { only = v }
         if characteristic != nil, only == .included || only == .descriptors {
             throw UsageError("--characteristic selects characteristics; it does not go with --only \(only?.rawValue ?? "")")
         }

@@ -12,14 +12,14 @@ enum MonitorCommand {
         usage: "rtstack monitor [--json] [--hex] [--filter TERM]... [--index N]... [--peer ADDRESS]... [--duration S] [--write FILE|-] [--adv-summary]",
         summary: "Watch the kernel's Bluetooth adapters live (HCI monitor channel, as btmon), decoded.",
         options: DissectionSetup.specOptions + [
-            .init("index", value: "N", repeatable: true, "only adapter N (hciN)"),
-            .init("peer", value: "ADDRESS", repeatable: true,
+            .init(.index, value: "N", repeatable: true, "only adapter N (hciN)"),
+            .init(.peer, value: "ADDRESS", repeatable: true,
                   "only what concerns this device: its connections (handles mapped from the connection events seen), its advertising"),
-            .init("duration", value: "SECONDS", "stop after SECONDS (default: until Ctrl-C)"),
-            .init("write", value: "FILE",
+            .init(.duration, value: "SECONDS", "stop after SECONDS (default: until Ctrl-C)"),
+            .init(.write, value: "FILE",
                   "also write every frame: FILE.btsnoop (btsnoop 2001), FILE.pcap (pcap LINKTYPE 254), or - for pcap on stdout (| wireshark -k -i -)"),
-            .init("adv-every", value: "SECONDS", "with --adv-summary, print the table every SECONDS (default 10)"),
-            .init("from", value: "CAPTURE",
+            .init(.advEvery, value: "SECONDS", "with --adv-summary, print the table every SECONDS (default 10)"),
+            .init(.from, value: "CAPTURE",
                   "read the frames of a capture instead of the kernel (a Linux monitor capture keeps its adapters; others are hci0)"),
         ],
         details: """
@@ -41,25 +41,25 @@ enum MonitorCommand {
             return .success
         }
         var setup = try DissectionSetup(args)
-        for n in args.all("index") {
+        for n in args.all(.index) {
             do { try setup.filter.add(term: "index=" + n) } catch {
                 throw UsageError("--index \(n): not an adapter index (0, 1 … or hci0, hci1 …)")
             }
         }
-        for a in args.all("peer") {
+        for a in args.all(.peer) {
             do { try setup.filter.add(term: "peer=" + a) } catch {
                 throw UsageError("--peer \(a): not a device address (AA:BB:CC:DD:EE:FF)")
             }
         }
         setup.options.resolvesAdvertisers = !setup.filter.peers.isEmpty || setup.advertisingSummary
         setup.options.showsAdapter = true
-        let duration = try args.double("duration", in: 0.001...1e9)
-        let tick = try args.double("adv-every", in: 0.1...86_400) ?? 10
+        let duration = try args.double(.duration, in: 0.001...1e9)
+        let tick = try args.double(.advEvery, in: 0.1...86_400) ?? 10
         for notice in setup.notices { console.err.line("rtstack: \(notice)") }
 
-        let pcapOnStdout = args.value("write") == "-"
+        let pcapOnStdout = args.value(.write) == "-"
         var writer: MonitorCaptureWriter?
-        if let path = args.value("write") {
+        if let path = args.value(.write) {
             do {
                 writer = try MonitorCaptureWriter(path: path)
             } catch {
@@ -67,16 +67,16 @@ enum MonitorCommand {
                 return .failure
             }
         }
-        let session = Session(setup: setup, json: args.flag("json"), hex: args.flag("hex"), brief: args.flag("brief"),
+        let session = Session(setup: setup, json: args.flag(.json), hex: args.flag(.hex), brief: args.flag(.brief),
                               quiet: pcapOnStdout, writer: writer, console: console)
         let code: ExitCode
-        if let path = args.value("from") {
+        if let path = args.value(.from) {
             code = session.replay(path)
         } else {
             code = session.live(duration: duration, tick: tick)
         }
         // Nothing was monitored when the source could not be opened: no totals then.
-        session.finish(summary: !args.flag("no-summary") && code != .adapter && code != .input)
+        session.finish(summary: !args.flag(.noSummary) && code != .adapter && code != .input)
         return code
     }
 

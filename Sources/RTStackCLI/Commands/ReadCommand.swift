@@ -12,10 +12,10 @@ enum ReadCommand {
         usage: "rtstack read ADDRESS UUID|HANDLE[,UUID|HANDLE...] --adapter ADAPTER [--fixed | --variable] [--no-fallback] [--json]",
         summary: "Read a characteristic by UUID or handle, or several at once (Read Multiple); decoded where rtstack knows it.",
         options: AdapterOptions.specs + [
-            .init("fixed", "several handles: ATT Read Multiple Request; the values come back run together as one"),
-            .init("variable", "several handles: send Read Multiple Variable Length even to a peer that does not claim EATT (it may not answer for 30 s)"),
-            .init("no-fallback", "several handles: fail if the peer does not support Read Multiple Variable Length, rather than read them one by one"),
-            .init("json", "one JSON object"),
+            .init(.fixed, "several handles: ATT Read Multiple Request; the values come back run together as one"),
+            .init(.variable, "several handles: send Read Multiple Variable Length even to a peer that does not claim EATT (it may not answer for 30 s)"),
+            .init(.noFallback, "several handles: fail if the peer does not support Read Multiple Variable Length, rather than read them one by one"),
+            .init(.json, "one JSON object"),
         ],
         positionals: 2...2,
         details: """
@@ -34,10 +34,10 @@ enum ReadCommand {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
         let targets = try TargetSpec.list(args.positionals[1])
-        if targets.count == 1, args.flag("fixed") || args.flag("no-fallback") || args.flag("variable") {
+        if targets.count == 1, args.flag(.fixed) || args.flag(.noFallback) || args.flag(.variable) {
             throw UsageError("--fixed, --variable and --no-fallback are for reading several handles at once (HANDLE,HANDLE,…)")
         }
-        if args.flag("fixed"), args.flag("no-fallback") || args.flag("variable") {
+        if args.flag(.fixed), args.flag(.noFallback) || args.flag(.variable) {
             throw UsageError("--variable and --no-fallback are about Read Multiple Variable Length; --fixed does not use it")
         }
         let addressText = args.positionals[0]
@@ -48,9 +48,9 @@ enum ReadCommand {
             if targets.count == 1 {
                 let value = try await p.read(handle: handles[0])
                 show([(handles[0], found[0].1, value)], args: args, console: console)
-            } else if args.flag("fixed") {
+            } else if args.flag(.fixed) {
                 let joined = try await p.readMultiple(handles: handles)
-                if args.flag("json") {
+                if args.flag(.json) {
                     var o = JSONObject()
                     o.add("handles", ints: handles.map(Int.init))
                     o.add("value", Hex.string(joined))
@@ -59,8 +59,8 @@ enum ReadCommand {
                     console.out.line(handles.map { Hex.number($0, width: 4) }.joined(separator: ",") + ": " + Hex.spaced(joined))
                 }
             } else {
-                let values = try await p.readMultipleVariable(handles: handles, when: args.flag("variable") ? .always : .ifServerSupportsEATT,
-                                                              fallback: !args.flag("no-fallback"))
+                let values = try await p.readMultipleVariable(handles: handles, when: args.flag(.variable) ? .always : .ifServerSupportsEATT,
+                                                              fallback: !args.flag(.noFallback))
                 show(values.indices.map { (values[$0].handle, found[$0].1, values[$0].value) }, args: args, console: console)
             }
             await p.disconnect()
@@ -69,7 +69,7 @@ enum ReadCommand {
     }
 
     private static func show(_ values: [(UInt16, GATTCharacteristic?, [UInt8])], args: ParsedArguments, console: Console) {
-        if args.flag("json") {
+        if args.flag(.json) {
             func object(_ v: (UInt16, GATTCharacteristic?, [UInt8])) -> JSONObject {
                 var o = JSONObject()
                 o.add("handle", Int(v.0))

@@ -11,34 +11,34 @@ enum ScanCommand {
         usage: "rtstack scan --adapter ADAPTER [--duration SECONDS] [--passive] [--service UUID] [--name TEXT] [--device ADDR] [--json]",
         summary: "List advertising devices (names, RSSI, services, manufacturer data).",
         options: AdapterOptions.specs + [
-            .init("duration", value: "SECONDS", "stop after this long (default: until Ctrl-C)"),
-            .init("passive", "passive scanning (no scan requests, so no scan responses)"),
-            .init("service", value: "UUID", repeatable: true, "only devices advertising this service (180D, EF680100-…)"),
-            .init("name", value: "TEXT", "only devices whose name contains TEXT"),
+            .init(.duration, value: "SECONDS", "stop after this long (default: until Ctrl-C)"),
+            .init(.passive, "passive scanning (no scan requests, so no scan responses)"),
+            .init(.service, value: "UUID", repeatable: true, "only devices advertising this service (180D, EF680100-…)"),
+            .init(.name, value: "TEXT", "only devices whose name contains TEXT"),
             // Not --address: that is the adapter option for the own address.
-            .init("device", value: "ADDR", "only this device"),
-            .init("json", "JSON Lines: a \"device\" object when a device appears or changes"),
+            .init(.device, value: "ADDR", "only this device"),
+            .init(.json, "JSON Lines: a \"device\" object when a device appears or changes"),
         ])
 
     static func run(_ words: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
         var filter = ScanFilter()
-        for s in args.all("service") {
+        for s in args.all(.service) {
             guard let u = BluetoothUUID(string: s) else { throw UsageError("--service \(s): not a UUID (e.g. 180D or EF680100-9B35-4933-9B10-52FFA9740042)") }
             filter.services.append(u)
         }
-        filter.name = args.value("name")
-        if let a = args.value("device") {
+        filter.name = args.value(.name)
+        if let a = args.value(.device) {
             guard let b = BDAddress(string: a.split(separator: "/").first.map(String.init) ?? a) else {
                 throw UsageError("--device \(a): not an address like AA:BB:CC:DD:EE:FF")
             }
             filter.address = b
         }
-        let duration = try args.double("duration", in: 0.1...31_536_000)
-        let json = args.flag("json")
+        let duration = try args.double(.duration, in: 0.1...31_536_000)
+        let json = args.flag(.json)
         var scan = ScanConfiguration()
-        scan.active = !args.flag("passive")
+        scan.active = !args.flag(.passive)
         return await runCentralCommand(args, console) { cmd in
             var results = ScanResults(filter: filter)
             cmd.endStreams(after: duration)

@@ -10,13 +10,13 @@ enum SessionCommand {
         usage: "rtstack --adapter ADAPTER [--json] [--duration SECONDS] [--heart|--speed|--environment ADDRESS]",
         summary: "The run session: find a heart-rate strap, a running speed & cadence pod and a temperature sensor, show their values live.",
         options: AdapterOptions.specs + [
-            .init("json", "JSON Lines on stdout instead of the live view, one object per event"),
-            .init("duration", value: "SECONDS", "end cleanly after this long (default: until Ctrl-C)"),
-            .init("heart", value: "ADDRESS", "use this heart-rate sensor (AA:BB:CC:DD:EE:FF[/public|/random])"),
-            .init("speed", value: "ADDRESS", "use this running speed & cadence sensor"),
-            .init("environment", value: "ADDRESS", "use this Thingy:52 or Environmental Sensing sensor"),
-            .init("only", value: "ROLES", "run with some sensors only, e.g. --only heart,speed"),
-            .init("no-cache", "ignore and do not write the GATT cache"),
+            .init(.json, "JSON Lines on stdout instead of the live view, one object per event"),
+            .init(.duration, value: "SECONDS", "end cleanly after this long (default: until Ctrl-C)"),
+            .init(.heart, value: "ADDRESS", "use this heart-rate sensor (AA:BB:CC:DD:EE:FF[/public|/random])"),
+            .init(.speed, value: "ADDRESS", "use this running speed & cadence sensor"),
+            .init(.environment, value: "ADDRESS", "use this Thingy:52 or Environmental Sensing sensor"),
+            .init(.only, value: "ROLES", "run with some sensors only, e.g. --only heart,speed"),
+            .init(.noCache, "ignore and do not write the GATT cache"),
         ],
         details: """
         Sensors are found by the service they advertise (Heart Rate 0x180D, Running Speed and
@@ -35,7 +35,7 @@ enum SessionCommand {
         }
         let options = try AdapterOptions(args)
         var config = SessionController.Configuration()
-        if let only = args.value("only") {
+        if let only = args.value(.only) {
             var roles: [SensorRole] = []
             for part in only.split(separator: ",") {
                 guard let r = SensorRole(rawValue: String(part)) else {
@@ -46,7 +46,7 @@ enum SessionCommand {
             config.roles = roles
         }
         for role in SensorRole.allCases {
-            guard let text = args.value(role.rawValue) else { continue }
+            guard let text = args.value(role.optionKey) else { continue }
             do {
                 let parsed = try DeviceAddress(parsing: text, defaultType: nil)
                 config.fixedAddresses[role] = parsed.address
@@ -59,11 +59,11 @@ enum SessionCommand {
                 config.fixedAddresses[role] = a
             }
         }
-        let duration = try args.double("duration", in: 0.1...31_536_000).map { UInt64($0 * 1e9) }
+        let duration = try args.double(.duration, in: 0.1...31_536_000).map { UInt64($0 * 1e9) }
         let sinks = try options.sinks(console: console)
-        let useCache = !args.flag("no-cache")
+        let useCache = !args.flag(.noCache)
         let state = options.state
-        let json = args.flag("json")
+        let json = args.flag(.json)
         let logLevel = options.logLevel
         let result = ResultBox()
         let finalConfig = config
@@ -73,5 +73,16 @@ enum SessionCommand {
                                result: result)
         }
         return result.value
+    }
+}
+
+extension SensorRole {
+    /// `--heart`, `--speed`, `--environment`: the sensor of this role named on the command line.
+    var optionKey: OptionKey {
+        switch self {
+        case .heart: .heart
+        case .speed: .speed
+        case .environment: .environment
+        }
     }
 }

@@ -12,9 +12,9 @@ enum SubscribeCommand {
         usage: "rtstack subscribe ADDRESS UUID... --adapter ADAPTER [--duration SECONDS] [--json]",
         summary: "Subscribe to characteristics and print their values until Ctrl-C or --duration.",
         options: AdapterOptions.specs + [
-            .init("duration", value: "SECONDS", "stop after this long"),
-            .init("indicate", "ask for indications instead of notifications"),
-            .init("json", "JSON Lines: one object per value"),
+            .init(.duration, value: "SECONDS", "stop after this long"),
+            .init(.indicate, "ask for indications instead of notifications"),
+            .init(.json, "JSON Lines: one object per value"),
         ],
         positionals: 2...64)
 
@@ -26,10 +26,10 @@ enum SubscribeCommand {
             guard let u = BluetoothUUID(string: t) else { throw UsageError("'\(t)' is not a UUID (e.g. 2A37)") }
             uuids.append(u)
         }
-        let duration = try args.double("duration", in: 0.1...31_536_000)
+        let duration = try args.double(.duration, in: 0.1...31_536_000)
         let addressText = args.positionals[0]
-        let mode: SubscriptionMode = args.flag("indicate") ? .indicate : .automatic
-        let json = args.flag("json")
+        let mode: SubscriptionMode = args.flag(.indicate) ? .indicate : .automatic
+        let json = args.flag(.json)
         return await runCentralCommand(args, console) { cmd in
             let p = try await cmd.connect(try await cmd.resolve(addressText))
             let db = try await p.discover()

@@ -12,9 +12,9 @@ enum WriteCommand {
         usage: "rtstack write ADDRESS UUID|HANDLE HEX [UUID|HANDLE HEX ...] --adapter ADAPTER [--no-response | --reliable | --signed]",
         summary: "Write a characteristic (Write Request, long write when needed, Write Command, Signed Write), or several at once (--reliable).",
         options: AdapterOptions.specs + [
-            .init("no-response", "Write Without Response (ATT Write Command)"),
-            .init("reliable", "Reliable Writes: every value queued with Prepare Write, each echo checked, then all written by one Execute Write, or none"),
-            .init("signed", "Signed Write Without Response with the CSRK rtstack gave the peer when pairing (bond in --state-dir); unencrypted links only"),
+            .init(.noResponse, "Write Without Response (ATT Write Command)"),
+            .init(.reliable, "Reliable Writes: every value queued with Prepare Write, each echo checked, then all written by one Execute Write, or none"),
+            .init(.signed, "Signed Write Without Response with the CSRK rtstack gave the peer when pairing (bond in --state-dir); unencrypted links only"),
         ],
         positionals: 3...64,
         details: """
@@ -28,15 +28,15 @@ enum WriteCommand {
     static func run(_ words: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
-        let modes = ["no-response", "reliable", "signed"].filter { args.flag($0) }
+        let modes = [OptionKey.noResponse, .reliable, .signed].filter { args.flag($0) }
         if modes.count > 1 {
-            throw UsageError(modes.map { "--" + $0 }.joined(separator: " and ") + " are different procedures: give one")
+            throw UsageError(modes.map { "--" + $0.rawValue }.joined(separator: " and ") + " are different procedures: give one")
         }
         let pairs = Array(args.positionals.dropFirst())
         guard pairs.count % 2 == 0 else {
             throw UsageError("'\(pairs.last ?? "")' has no value: give UUID|HANDLE HEX pairs")
         }
-        if pairs.count > 2, !args.flag("reliable") {
+        if pairs.count > 2, !args.flag(.reliable) {
             throw UsageError("several UUID|HANDLE HEX pairs are written together with --reliable only")
         }
         var targets: [TargetSpec] = []
@@ -52,15 +52,15 @@ enum WriteCommand {
         return await runCentralCommand(args, console) { cmd in
             let p = try await cmd.connect(try await cmd.resolve(addressText))
             let handles = try await TargetSpec.valueHandles(targets, on: p).map(\.0)
-            if args.flag("reliable") {
+            if args.flag(.reliable) {
                 try await p.reliableWrite(handles.indices.map { (handles[$0], values[$0]) })
                 console.out.line("wrote \(values.map(\.count).reduce(0, +)) byte(s) to \(handles.map { Hex.number($0, width: 4) }.joined(separator: ", ")) together")
-            } else if args.flag("signed") {
+            } else if args.flag(.signed) {
                 try await p.signedWrite(handle: handles[0], value: values[0], bonds: FileBondStore(directory: cmd.options.state),
                                         crypto: NettleCryptography())
                 console.out.line("sent a signed write of \(values[0].count) byte(s) to \(Hex.number(handles[0], width: 4))")
             } else {
-                try await p.write(handle: handles[0], value: values[0], withResponse: !args.flag("no-response"))
+                try await p.write(handle: handles[0], value: values[0], withResponse: !args.flag(.noResponse))
                 console.out.line("wrote \(values[0].count) byte(s) to \(Hex.number(handles[0], width: 4))")
             }
             await p.disconnect()

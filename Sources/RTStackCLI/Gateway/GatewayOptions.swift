@@ -6,9 +6,9 @@ import Gateway
 /// capture, own address) to these.
 enum GatewayOptions {
     static var specs: [CommandSpec.Option] {
-        [.init("config", value: "FILE", "the configuration file (YAML, Docs/gateway.md); options given here override it")]
-            + GatewaySettings.all.map { CommandSpec.Option($0.option, value: $0.valueName, repeatable: $0.isList, $0.help) }
-            + [.init("device", value: "KEY=VALUE,…", repeatable: true,
+        [.init(.config, value: "FILE", "the configuration file (YAML, Docs/gateway.md); options given here override it")]
+            + GatewaySettings.all.map { CommandSpec.Option(setting: $0.option, value: $0.valueName, repeatable: $0.isList, $0.help) }
+            + [.init(.device, value: "KEY=VALUE,…", repeatable: true,
                      "a device entry: " + DeviceRuleKeys.all.map(\.name).joined(separator: ", ")
                         + " (lists joined with +), e.g. name=heart,address=C1:00:00:00:00:01/random,subscribe=2A37+2A19")]
     }
@@ -17,7 +17,7 @@ enum GatewayOptions {
     /// one error, each line naming the file's line or the option.
     static func configuration(_ args: ParsedArguments) throws(UsageError) -> GatewayConfiguration {
         var text: String?
-        if let path = args.value("config") {
+        if let path = args.value(.config) {
             do {
                 text = try ConfigurationFile.read(path)
             } catch {
@@ -29,7 +29,7 @@ enum GatewayOptions {
         do {
             return try GatewayConfigurationReader.read(yaml: text, commandLine: values)
         } catch {
-            let source = args.value("config").map { $0 + ": " } ?? ""
+            let source = args.value(.config).map { $0 + ": " } ?? ""
             throw UsageError(error.errors.map { e in
                 if case .file = e.source { return source + e.description }
                 return e.description

@@ -16,7 +16,7 @@ enum GatewayServiceCommand {
         name: "gateway",
         usage: "rtstack gateway --adapter ADAPTER[,ADAPTER…] --mqtt mqtt://HOST[:PORT] [--config FILE] [OPTIONS]",
         summary: "Keep sensors connected on one or more adapters and publish them to MQTT (Home Assistant discovery, a control socket).",
-        options: GatewayOptions.specs + AdapterOptions.specs.filter { ["trace", "capture", "log-level", "address"].contains($0.name) },
+        options: GatewayOptions.specs + AdapterOptions.specs.filter { [OptionKey.trace, .capture, .logLevel, .address].map(\.rawValue).contains($0.name) },
         details: """
         Every setting of the configuration file is also an option (Docs/gateway.md has both).
         Without devices, the run session's three sensor kinds are kept connected: heart rate
@@ -40,12 +40,11 @@ enum GatewayServiceCommand {
         }
         let configuration = try GatewayOptions.configuration(args)
         let logLevel: LogLine.Level
-        switch args.value("log-level") ?? "warn" {
-        case "error": logLevel = .error
-        case "warn", "warning": logLevel = .notice
-        case "info": logLevel = .info
-        case "debug": logLevel = .debug
-        case let other: throw UsageError("--log-level wants error, warn, info or debug, got '\(other)'")
+        switch try args.choice(.logLevel, as: AdapterOptions.LogLevel.self) ?? .warn {
+        case .error: logLevel = .error
+        case .warn: logLevel = .notice
+        case .info: logLevel = .info
+        case .debug: logLevel = .debug
         }
         let log = GatewayLog(line: LogLine.detect(), threshold: logLevel, err: console.err)
         let setup = try Setup(configuration: configuration, args: args, console: console)
@@ -132,12 +131,9 @@ enum GatewayServiceCommand {
             let state = c.stateDirectory.map { StateDirectory(path: $0) } ?? StateDirectory.standard()
             try? state.create()
             let backend: AdapterBackend = c.backend == "kernel" ? .kernel : .userChannel
-            let publicAddress = args.value("address") == "public"
-            if let a = args.value("address"), a != "public", a != "random" {
-                throw UsageError("--address wants 'random' or 'public', got '\(a)'")
-            }
-            let trace = args.flag("trace")
-            let capture = args.value("capture")
+            let publicAddress = try args.choice(.address, as: AdapterOptions.OwnAddress.self) == .public
+            let trace = args.flag(.trace)
+            let capture = args.value(.capture)
             if let path = capture, CaptureWriterFactory.kind(forPath: path) == nil {
                 throw UsageError("--capture \(path): the name must end in .btsnoop, .log or .pcap (that picks the format)")
             }
@@ -177,7 +173,7 @@ enum GatewayServiceCommand {
             controllerOptions = GatewayController.Options(gatewayID: gatewayID, version: RTStackCLI.version, cipher: NettleAESCCM(),
                                                           cache: CacheBridge(FileGATTCache(directory: state)),
                                                           wallClock: Self.wallClock)
-            let path = args.value("config")
+            let path = args.value(.config)
             var values = args.values
             values["config"] = nil
             reloader = {

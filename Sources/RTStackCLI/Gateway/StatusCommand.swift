@@ -8,8 +8,8 @@ enum StatusCommand {
         usage: "rtstack status [--control-socket PATH] [--json]",
         summary: "Show a running gateway's adapters (connection slots used/free) and devices.",
         options: [
-            .init("control-socket", value: "PATH", "the gateway's control socket (default: the gateway's default path)"),
-            .init("json", "the gateway's answers as they are: JSON Lines (status, adapters, devices)"),
+            .init(.controlSocket, value: "PATH", "the gateway's control socket (default: the gateway's default path)"),
+            .init(.json, "the gateway's answers as they are: JSON Lines (status, adapters, devices)"),
         ],
         details: """
         Slots: links placed on the adapter, and how many more it takes once its controller's
@@ -21,11 +21,11 @@ enum StatusCommand {
     static func run(_ words: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
-        let path = args.value("control-socket") ?? ControlServer.defaultPath()
+        let path = args.value(.controlSocket) ?? ControlServer.defaultPath()
         do {
             let client = try ControlClient(path: path)
             defer { client.close() }
-            if args.flag("json") {
+            if args.flag(.json) {
                 for op in ["status", "adapters", "devices"] { console.out.line(try client.request("{\"op\":\"\(op)\"}")) }
                 return .success
             }

@@ -1,0 +1,6 @@
+import Runtime
+
+/// `--backend user-channel|kernel`.
+extension AdapterBackend: OptionChoice {
+    public var words: [String] { [rawValue] }
+}
