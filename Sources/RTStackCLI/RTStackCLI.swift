@@ -18,6 +18,8 @@ public enum RTStackCLI {
         (ReadCommand.spec, ReadCommand.run),
         (WriteCommand.spec, WriteCommand.run),
         (SubscribeCommand.spec, SubscribeCommand.run),
+        (PairCommand.spec, PairCommand.run),
+        (BondsCommand.spec, BondsCommand.run),
         (DecodeCommand.spec, { (a, c) throws(UsageError) in try DecodeCommand.run(a, c) }),
         (MonitorCommand.spec, { (a, c) throws(UsageError) in try MonitorCommand.run(a, c) }),
         (AdaptersCommand.spec, AdaptersCommand.run),

@@ -11,6 +11,7 @@ import Glibc
 ///                                                (async consumers on the pool and on Central.loopExecutor)
 ///     rtstack-bench links PORT PER_ROLE [SECONDS]  (d) RSS with 3 × PER_ROLE links to the Bumble world
 ///     rtstack-bench mqtt [COUNT] [QOS] [RATE]     the MQTT client against a local mosquitto: throughput and latency
+///     rtstack-bench privacy [REPORTS] [BONDS]     advertising reports with RPAs resolved in software against BONDS IRKs
 let arguments = CommandLine.arguments
 let mode = arguments.count > 1 ? arguments[1] : "core"
 func intArgument(_ i: Int, _ fallback: Int) -> Int {
@@ -71,9 +72,11 @@ case "latency":
     }
 case "mqtt":
     runMQTTBench(count: intArgument(2, 100_000), qos: intArgument(3, 1) == 0 ? .atMostOnce : .atLeastOnce, rate: max(1, intArgument(4, 1000)))
+case "privacy":
+    runPrivacyBench(reports: intArgument(2, 100_000), bonds: intArgument(3, 8))
 case "links":
     runLinksBench(port: UInt16(clamping: intArgument(2, 0)), perRole: max(1, intArgument(3, 1)), seconds: intArgument(4, 3))
 default:
-    print("usage: rtstack-bench core|loop|async|latency|links|mqtt [COUNT|SAMPLES] [REPEATS|RATE]")
+    print("usage: rtstack-bench core|loop|async|latency|links|mqtt|privacy [COUNT|SAMPLES] [REPEATS|RATE]")
     exit(2)
 }

@@ -40,17 +40,18 @@ import Wire
         fake.bringUp()
         let mask = try #require(fake.commands(SetEventMask.self).first)
         // §7.3.1: Disconnection Complete, Encryption Change, Read Remote Version Information
-        // Complete, Hardware Error, Data Buffer Overflow, LE Meta.
-        for code: UInt8 in [0x05, 0x08, 0x0C, 0x10, 0x1A, 0x3E] {
+        // Complete, Hardware Error, Data Buffer Overflow, Encryption Key Refresh Complete, LE Meta.
+        for code: UInt8 in [0x05, 0x08, 0x0C, 0x10, 0x1A, 0x30, 0x3E] {
             #expect(mask.enables(eventCode: code), "event 0x\(String(code, radix: 16))")
         }
-        #expect(mask.eventMask == 0x2000_0000_0200_8890)
+        #expect(mask.eventMask == 0x2000_8000_0200_8890)
         let le = try #require(fake.commands(LESetEventMask.self).first)
-        // §7.8.1: subevents 0x01, 0x02, 0x03, 0x04, 0x07, 0x0A, 0x0C, 0x0D, 0x14.
-        for code: UInt8 in [0x01, 0x02, 0x03, 0x04, 0x07, 0x0A, 0x0C, 0x0D, 0x14] {
+        // §7.8.1: subevents 0x01, 0x02, 0x03, 0x04, 0x05 (LE Long Term Key Request), 0x07,
+        // 0x0A, 0x0C, 0x0D, 0x14.
+        for code: UInt8 in [0x01, 0x02, 0x03, 0x04, 0x05, 0x07, 0x0A, 0x0C, 0x0D, 0x14] {
             #expect(le.enables(subeventCode: code), "subevent 0x\(String(code, radix: 16))")
         }
-        #expect(le.leEventMask == 0x0000_0000_0008_1A4F)
+        #expect(le.leEventMask == 0x0000_0000_0008_1A5F)
     }
 
     @Test func leBufferSizeZeroFallsBackToReadBufferSize() {

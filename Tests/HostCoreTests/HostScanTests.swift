@@ -86,7 +86,7 @@ import Wire
         #expect(reports[1].isScanResponse)
         #expect(Array(reports[1].data) == [0x02, 0x0A, 0x00])
         #expect(reports[2].connectable && !reports[2].scannable)
-        #expect(reports[2].address.type == .publicIdentity)
+        #expect(reports[2].address.type == .publicDevice && reports[2].isResolved, "the identity the controller resolved, as an identity")
 
         host.stopScan(at: 0)
         fake.run()

@@ -201,18 +201,8 @@ extension WorldIntegration {
             var bytes = (0..<6).map { _ in UInt8.random(in: 0...255) }
             bytes[0] |= 0xC0   // random static: the two most significant bits are 1 (Vol 6, Part B, §1.3.2.1)
             let own = try #require(BDAddress(bigEndian: bytes))
-            let port = world.hciPort
-            let central = try await withTimeout(15, "Central.open") {
-                try await Central.open(.tcp(host: "127.0.0.1", port: port),
-                                       configuration: HostConfiguration(ownAddress: .randomStatic(own)), sinks: sinks)
-            }
-            do {
-                try await body(central)
-            } catch {
-                await central.close()
-                throw error
-            }
-            await central.close()
+            try await WorldIntegration.withCentral(world, configuration: HostConfiguration(ownAddress: .randomStatic(own)),
+                                                   sinks: sinks, body)
         }
     }
 }

@@ -131,19 +131,20 @@ l2cap_sockets() { cat /sys/kernel/debug/bluetooth/l2cap 2>/dev/null; }
 # the adapter with that address.
 listening() { l2cap_sockets | grep -qi "^$1 ([0-9]) 00:00:00:00:00:00 ([0-9]) 4 [0-9]* 0x0004 "; }
 
-# heart_server NAME N respawn|once: BlueZ's btgatt-server serving Heart Rate (-r) on hciN.
+# heart_server NAME N respawn|once [OPTIONS]: BlueZ's btgatt-server serving Heart Rate (-r) on
+# hciN, with further btgatt-server OPTIONS (e.g. "-s high").
 # It accepts one connection and exits when it ends: "once" starts one, "respawn" starts the next
 # each time. Its stdin is a FIFO opened read-write (without an open stdin it exits with "Failed
 # to initialize console"); stdout (block-buffered, complete once it exits) goes to $T/NAME.log.
 # Returns when it listens.
 heart_server() {
-    _n=$1 _idx=$2 _mode=$3
+    _n=$1 _idx=$2 _mode=$3 _opts=${4:-}
     [ -p $T/$_n.in ] || mkfifo $T/$_n.in
     rm -f $T/$_n.pid
     (
         while :; do
-            echo "--- btgatt-server -i hci$_idx -r started at $(now)" >>$T/$_n.log
-            btgatt-server -i hci$_idx -r 0<>$T/$_n.in >>$T/$_n.log 2>&1 &
+            echo "--- btgatt-server -i hci$_idx -r $_opts started at $(now)" >>$T/$_n.log
+            btgatt-server -i hci$_idx -r $_opts 0<>$T/$_n.in >>$T/$_n.log 2>&1 &
             echo $! >$T/$_n.pid
             wait $!
             echo "--- btgatt-server exited ($?) at $(now)" >>$T/$_n.log

@@ -224,6 +224,16 @@ public final class GatewayController {
             operationCompleted(p, result, at: now)
         case .warning(let w):
             note(.debug, "\(a.name): \(w.description)")
+        case .security(let link, let event):
+            // The gateway configures no pairing; what a peer's Security Request or an ATT
+            // security error starts is reported (never the keys), and a prompt goes unanswered.
+            let who = linkOwners[index]?[link]?.id ?? a.name
+            switch event {
+            case .failed(let failure): note(.warning, "\(who): security: \(failure)")
+            case .prompt: note(.warning, "\(who): pairing wants user input; the gateway does not pair interactively")
+            case .encrypted(_, let keySize, let withBond): note(.info, "\(who): link encrypted (\(keySize)-octet key\(withBond ? ", bonded" : ""))")
+            case .pairingStarted, .paired, .bondStored, .bondRemoved: break
+            }
         case .connected, .mtuChanged, .scanning:
             break
         }

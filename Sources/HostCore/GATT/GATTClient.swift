@@ -13,6 +13,11 @@ protocol GATTClientOutput: AnyObject {
     /// Spec v5.4 Vol 3, Part F, §3.3.3 requires a new bearer, i.e. a new connection) or the
     /// plan's discovery failed. The link should be closed; a warning has been delivered.
     func clientFailed(_ link: LinkID, error: HostError, at now: HostTime)
+    /// The peer refused a request with an ATT security error (Insufficient Authentication,
+    /// Insufficient Encryption, Encryption Key Size Too Short): the client holds it until
+    /// `GATTClient.securityFinished` says whether security was raised (send it again) or not
+    /// (it fails with the peer's error). BlueZ's client does the same ("auto" security).
+    func securityNeeded(_ link: LinkID, error: ATTErrorCode)
 }
 
 /// The GATT client of one connected link: its ATT bearer, the procedures asked of it, and the
@@ -55,6 +60,11 @@ final class GATTClient {
     var progress = GATTPlanProgress()
     /// The procedure whose request is in flight.
     var current: GATTJob?
+    /// The last request sent, kept to send it again once security is raised.
+    private var lastRequest: ATTPDU?
+    /// The request of `current` refused for lack of security, and the refusal, while security
+    /// is being raised.
+    private var heldForSecurity: (request: ATTPDU, refusal: ATTPDU)?
     private var isUp = false
     @exclusivity(unchecked) private var downReason: HCIStatus?
     /// Notification registrations per value handle (`subscribe` / `unsubscribe`, and the plan's
@@ -180,8 +190,38 @@ final class GATTClient {
             pump(at: now)
             return
         }
+        if case let .errorResponse(e) = response, e.errorCode.isSecurityError, !job.retriedForSecurity,
+           let request = lastRequest {
+            // Held (the bearer stays busy for it) until security is raised; sent again once.
+            var held = job
+            held.retriedForSecurity = true
+            current = held
+            heldForSecurity = (request, response)
+            output.securityNeeded(link, error: e.errorCode)
+            return
+        }
         settle(job, job.procedure.receive(response, mtu: bearer.mtu), at: now)
         pump(at: now)
+    }
+
+    /// The answer to `GATTClientOutput.securityNeeded`: the held request goes again (once), or
+    /// its procedure gets the peer's refusal.
+    func securityFinished(raised: Bool, at now: HostTime) {
+        guard let (request, refusal) = heldForSecurity, let job = current else { return }
+        heldForSecurity = nil
+        if raised, bearer.isOpen, downReason == nil {
+            bearer.requestSent(request.opcode, at: now)
+            output.sendATT(request.encoded, on: link)
+            return
+        }
+        current = nil
+        settle(job, job.procedure.receive(refusal, mtu: bearer.mtu), at: now)
+        pump(at: now)
+    }
+
+    /// The plan's cached database is not to be trusted (its bond did not hold): discover.
+    func forgetCachedDatabase() {
+        plan.cachedDatabase = nil
     }
 
     /// Ends the request in flight with `step` (a broken response ends the transaction too).
@@ -201,6 +241,7 @@ final class GATTClient {
         case let .request(pdu):
             bearer.requestSent(pdu.opcode, at: now)
             current = job
+            lastRequest = pdu
             output.sendATT(pdu.encoded, on: link)
         case let .command(pdu):
             output.sendATT(pdu.encoded, on: link)
@@ -352,6 +393,7 @@ final class GATTClient {
 
     /// The bearer is gone: the request in flight and everything queued fail with `error`.
     private func failAll(_ error: HostError) {
+        heldForSecurity = nil
         if let job = current {
             current = nil
             if case let .user(id) = job.owner {
@@ -441,4 +483,6 @@ struct GATTJob {
     /// The value handle whose registration this job adds (a subscription): taken back if the
     /// CCCD write fails.
     var registration: UInt16? = nil
+    /// Its request was refused for lack of security once already: a second refusal stands.
+    var retriedForSecurity = false
 }

@@ -12,6 +12,16 @@ enum CommandPurpose: Equatable, Sendable {
     /// A connection nobody asked for (or whose attempt was already given up): let it go.
     case disconnectStray(handle: UInt16)
     case connectionUpdate(LinkID)
+    /// LE Enable Encryption of a link's connection (Docs/security.md).
+    case enableEncryption(LinkID)
+    case readEncryptionKeySize(LinkID)
+    /// LE Read Remote Features before re-encrypting a bonded peer (the link layers exchange
+    /// features before encryption starts, as Linux orders them).
+    case readRemoteFeatures(LinkID)
+    /// The answer to an LE Long Term Key Request: rtstack is central, it has no key to give.
+    case longTermKeyNegativeReply
+    /// The controller's resolving list and address resolution.
+    case privacy
 }
 
 /// One command waiting to be sent or waiting for its answer.

@@ -48,15 +48,16 @@ struct ControllerBringUp: Sendable {
 
     /// Events the host handles (Core Spec v5.4 Vol 4, Part E, §7.3.1): Disconnection Complete,
     /// Encryption Change [v1], Read Remote Version Information Complete, Hardware Error, Data
-    /// Buffer Overflow, LE Meta. (Command Complete/Status and Number Of Completed Packets
-    /// cannot be masked.)
-    static let eventCodes: [UInt8] = [0x05, 0x08, 0x0C, 0x10, 0x1A, 0x3E]
+    /// Buffer Overflow, Encryption Key Refresh Complete, LE Meta. (Command Complete/Status and
+    /// Number Of Completed Packets cannot be masked.)
+    static let eventCodes: [UInt8] = [0x05, 0x08, 0x0C, 0x10, 0x1A, 0x30, 0x3E]
 
     /// LE subevents the host handles (§7.8.1): LE Connection Complete, LE Advertising Report,
-    /// LE Connection Update Complete, LE Read Remote Features Complete, LE Data Length Change,
-    /// LE Enhanced Connection Complete [v1], LE PHY Update Complete, LE Extended Advertising
-    /// Report, LE Channel Selection Algorithm.
-    static let leSubeventCodes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x07, 0x0A, 0x0C, 0x0D, 0x14]
+    /// LE Connection Update Complete, LE Read Remote Features Complete, LE Long Term Key
+    /// Request (refused: rtstack is central), LE Data Length Change, LE Enhanced Connection
+    /// Complete [v1], LE PHY Update Complete, LE Extended Advertising Report, LE Channel
+    /// Selection Algorithm.
+    static let leSubeventCodes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x07, 0x0A, 0x0C, 0x0D, 0x14]
 
     let ownAddress: HostConfiguration.OwnAddress
     let aclLimits: ACLLimits?

@@ -38,7 +38,7 @@ extension HCIHost {
         case .leSignaling:
             signaling(frame.payload, on: link, at: now)
         case .securityManager:
-            securityManager(frame.payload, on: link)
+            securityManager(frame.payload, on: link, at: now)
         default:
             warn("L2CAP frame on channel \(frame.channelID) of \(link.link), which the host does not use, dropped",
                  frame.payload)
@@ -63,15 +63,6 @@ extension HCIHost {
                                     connectionIntervalMax: p.intervalMax, maxLatency: p.peripheralLatency,
                                     supervisionTimeout: p.timeoutMultiplier),
                  purpose: .connectionUpdate(link.link))
-        }
-    }
-
-    private func securityManager(_ payload: ArraySlice<UInt8>, on link: Connection) {
-        let handle = link.handle
-        let (response, warning) = SecurityManagerResponder.answer(payload)
-        if let w = warning { deliver(.warning(w)) }
-        if let r = response {
-            acl.enqueue(handle: handle, channel: .securityManager, payload: r[...])
         }
     }
 }

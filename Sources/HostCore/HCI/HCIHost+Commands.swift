@@ -76,6 +76,16 @@ extension HCIHost {
                     warn("Disconnect of unwanted connection \(Hex.number(handle, width: 4)) failed: \(status)")
                 }
             }
+        case let .enableEncryption(id):
+            enableEncryptionAnswered(id, status: status, handle: answer.command.connectionHandle, at: now)
+        case let .readEncryptionKeySize(id):
+            encryptionKeySizeAnswered(id, answer: answer, at: now)
+        case .readRemoteFeatures:
+            if !status.isSuccess, let handle = answer.command.connectionHandle { featuresExchanged(handle: handle) }
+        case .longTermKeyNegativeReply:
+            if !status.isSuccess { warn("LE Long Term Key Request Negative Reply failed: \(status)") }
+        case .privacy:
+            privacyAnswered(answer, at: now)
         case let .connectionUpdate(id):
             guard !status.isSuccess else { break }
             warn("LE Connection Update on \(id) failed: \(status)")
@@ -142,6 +152,7 @@ extension HCIHost {
             phase = .ready
             acl.reset(capacity: info.aclPacketCount, dataLength: info.aclDataLength)
             deliver(.controllerReady(info))
+            setUpResolvingList()
             reconcileScanner(at: now)
             pumpInitiator(at: now)
         case let .failed(error):
@@ -156,6 +167,10 @@ extension HCIHost {
     /// down, the pending create is gone. Links whose plan has a reconnect policy go back to
     /// the queue at once (no backoff: the peer did nothing wrong).
     func controllerLost(reason: HCIStatus, error: HostError, at now: HostTime) {
+        for id in awaitingAddress.keys.sorted() {
+            awaitingAddress[id] = nil
+            linkTable.attemptFailed(id, error: error, requeueAtOnce: true, at: now)
+        }
         if let attempt = initiator.pending, let id = attempt.link {
             initiator.pending = nil
             if attempt.cancelOnStatus == .user || attempt.phase == .cancelling(.user) {

@@ -17,10 +17,17 @@ extension HCIHost {
             return
         }
         guard let id = initiator.popNext(), let record = linkTable.record(id) else { return }
-        initiator.pending = Initiator.Attempt(link: id, peer: record.peer, phase: .awaitingStatus, deadline: nil,
+        if waitsForAddress(id, record, at: now) {
+            pumpInitiator(at: now)
+            return
+        }
+        // A bonded peer's identity goes to the controller as an identity address, or to the
+        // RPA it advertised with (HCIHost+Privacy).
+        let peer = connectionTarget(record.peer)
+        initiator.pending = Initiator.Attempt(link: id, peer: peer, phase: .awaitingStatus, deadline: nil,
                                               cancelOnStatus: nil)
         linkTable.attemptStarted(id, at: now)
-        sendCreateConnection(to: record.peer, link: id)
+        sendCreateConnection(to: peer, link: id)
     }
 
     var ownAddressType: LEOwnAddressType {
@@ -116,6 +123,7 @@ extension HCIHost {
         guard var attempt = initiator.pending, let deadline = attempt.deadline, deadline <= now else { return }
         switch attempt.phase {
         case .awaitingComplete:
+            if let id = attempt.link { attemptTimedOut(id) }
             sendCancel(&attempt, reason: .timeout, at: now)
             initiator.pending = attempt
         case let .cancelling(reason):
@@ -145,7 +153,7 @@ extension HCIHost {
 
     /// LE Connection Complete, or either Enhanced version (the controller picks; Bumble sends
     /// the legacy one even after LE Extended Create Connection).
-    func connectionComplete(_ e: LEConnectionCompleteEvent, at now: HostTime) {
+    func connectionComplete(_ e: LEConnectionCompleteEvent, peerRPA: BDAddress? = nil, at now: HostTime) {
         if !e.status.isSuccess {
             guard let attempt = initiator.pending else {
                 warn("LE Connection Complete with status \(e.status) and no connection pending")
@@ -235,8 +243,16 @@ extension HCIHost {
                                   latency: e.peripheralLatency, supervisionTimeout: e.supervisionTimeout)
         // The handle is known to the data path and ACL before the client's first PDU is queued.
         acl.open(handle)
-        if let connection = linkTable.connected(id, info: info, at: now) {
+        let linkPeer = linkTable.record(id)?.peer ?? e.peer
+        // Pairing uses the address on the air: the peer's RPA when the controller resolved it.
+        let onAir = peerRPA.flatMap { $0 == .zero ? nil : DeviceAddress($0, type: .randomDevice) }
+            ?? DeviceAddress(e.peer.address, type: e.peer.type.isRandom ? .randomDevice : .publicDevice)
+        let (security, holdPlan) = securityForNewConnection(peer: onAir, linkPeer: linkPeer, at: now)
+        if let connection = linkTable.connected(id, info: info, holdPlan: holdPlan, at: now) {
             connections[handle] = connection
+            connection.security = security
+            exchangeFeaturesBeforeEncrypting(connection)
+            serviceSecurity(connection, at: now)
         } else {
             acl.close(handle)
             dropStray(handle)
@@ -263,7 +279,10 @@ extension HCIHost {
         let id = connection.link
         connections[handle] = nil
         acl.close(handle)
-        commands.removeWaiting { $0 == .disconnect(id) || $0 == .connectionUpdate(id) }
+        connection.security?.linkDown()
+        featureExchanges[handle] = nil
+        commands.removeWaiting { $0 == .disconnect(id) || $0 == .connectionUpdate(id) || $0 == .enableEncryption(id)
+            || $0 == .readEncryptionKeySize(id) || $0 == .readRemoteFeatures(id) }
         disconnectSent.remove(id)
         linkTable.connectionEnded(id, reason: reason, requeueAtOnce: requeueAtOnce, at: now)
     }
@@ -272,6 +291,11 @@ extension HCIHost {
     /// already), or the pending LE Create Connection cancelled (`attemptCancelled` follows).
     func cancelAttempt(_ id: LinkID, at now: HostTime) {
         if initiator.remove(id) { return }
+        if awaitingAddress.removeValue(forKey: id) != nil {
+            linkTable.attemptCancelled(id, at: now)
+            reconcileScanner(at: now)
+            return
+        }
         guard var attempt = initiator.pending, attempt.link == id else { return }
         switch attempt.phase {
         case .awaitingStatus:

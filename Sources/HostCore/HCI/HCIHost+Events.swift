@@ -15,7 +15,7 @@ extension HCIHost {
         case let .commandStatus(e):
             commandStatusReceived(e, at: now)
         case let .numberOfCompletedPackets(e):
-            numberOfCompletedPackets(e)
+            numberOfCompletedPackets(e, at: now)
         case let .disconnectionComplete(e):
             disconnectionComplete(e, at: now)
         case let .hardwareError(e):
@@ -24,13 +24,15 @@ extension HCIHost {
             warn("the controller reports Data Buffer Overflow (\(e.summary)): it dropped data", bytes)
         case let .le(le):
             handleLE(le, at: now)
-        case let .encryptionChangeV1(e) where e.status.isSuccess:
-            // Signed writes are refused on an encrypted link (Vol 3, Part C, §10.4.2).
-            connections[e.connectionHandle]?.client.linkEncrypted = e.encryptionEnabled != .off
-        case let .encryptionChangeV2(e) where e.status.isSuccess:
-            connections[e.connectionHandle]?.client.linkEncrypted = e.encryptionEnabled != .off
-        case .encryptionChangeV1, .encryptionChangeV2, .encryptionKeyRefreshComplete,
-             .readRemoteVersionInformationComplete, .leUnknown, .unknown:
+        case let .encryptionChangeV1(e):
+            encryptionEvent(handle: e.connectionHandle, status: e.status, enabled: e.encryptionEnabled.isOn, keySize: nil,
+                            at: now)
+        case let .encryptionChangeV2(e):
+            encryptionEvent(handle: e.connectionHandle, status: e.status, enabled: e.encryptionEnabled.isOn,
+                            keySize: e.encryptionKeySize, at: now)
+        case let .encryptionKeyRefreshComplete(e):
+            encryptionEvent(handle: e.connectionHandle, status: e.status, enabled: true, keySize: nil, at: now)
+        case .readRemoteVersionInformationComplete, .leUnknown, .unknown:
             // Nothing the host acts on; vendor events in particular are none of its business.
             break
         }
@@ -39,31 +41,35 @@ extension HCIHost {
     private func handleLE(_ le: LEMetaEvent, at now: HostTime) {
         switch le {
         case let .advertisingReport(e):
-            for r in e.reports { deliver(.advertisement(Scanner.report(r))) }
+            for r in e.reports { deliver(.advertisement(reportWithIdentity(Scanner.report(r), at: now))) }
         case let .extendedAdvertisingReport(e):
             // Also during a legacy scan: a controller with the extended feature may report
             // legacy PDUs this way (Bumble's does).
             for r in e.reports {
-                if let report = Scanner.report(r) { deliver(.advertisement(report)) }
+                if let report = Scanner.report(r) { deliver(.advertisement(reportWithIdentity(report, at: now))) }
             }
         case let .connectionComplete(e):
             connectionComplete(e, at: now)
         case let .enhancedConnectionCompleteV1(e):
-            connectionComplete(e.connectionComplete, at: now)
+            connectionComplete(e.connectionComplete, peerRPA: e.peerResolvablePrivateAddress, at: now)
         case let .enhancedConnectionCompleteV2(e):
-            connectionComplete(e.connectionComplete, at: now)
+            connectionComplete(e.connectionComplete, peerRPA: e.v1.peerResolvablePrivateAddress, at: now)
         case let .connectionUpdateComplete(e):
             guard e.status.isSuccess, let c = connections[e.connectionHandle] else { return }
             c.info.interval = e.connectionInterval
             c.info.latency = e.peripheralLatency
             c.info.supervisionTimeout = e.supervisionTimeout
-        case .readRemoteFeaturesComplete, .longTermKeyRequest, .remoteConnectionParameterRequest,
+        case let .longTermKeyRequest(e):
+            longTermKeyRequested(handle: e.connectionHandle)
+        case let .readRemoteFeaturesComplete(e):
+            featuresExchanged(handle: e.connectionHandle)
+        case .remoteConnectionParameterRequest,
              .dataLengthChange, .directedAdvertisingReport, .phyUpdateComplete, .channelSelectionAlgorithm:
             break
         }
     }
 
-    private func numberOfCompletedPackets(_ e: NumberOfCompletedPacketsEvent) {
+    private func numberOfCompletedPackets(_ e: NumberOfCompletedPacketsEvent, at now: HostTime) {
         for entry in e.entries {
             switch acl.completed(handle: entry.connectionHandle, count: Int(entry.numCompletedPackets)) {
             case .returned:
@@ -75,6 +81,7 @@ extension HCIHost {
             case let .excess(returned, reported):
                 warn("Number Of Completed Packets reports \(reported) packets on handle \(Hex.number(entry.connectionHandle, width: 4)) but only \(returned) were in flight; counted \(returned)")
             }
+            securityDataSent(handle: entry.connectionHandle, at: now)
         }
     }
 

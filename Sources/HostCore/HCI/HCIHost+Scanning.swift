@@ -20,7 +20,8 @@ extension HCIHost {
     /// (Docs/host-core.md, "Controller states"). Then the scan waits, and comes back by itself
     /// once the initiator is idle.
     var scanTarget: ScanConfiguration? {
-        guard let wanted = scanner.wanted else { return nil }
+        // Links to a bonded identity wait for its current RPA: the host scans for it itself.
+        guard let wanted = scanner.wanted ?? (awaitingAddress.isEmpty ? nil : configuration.scan) else { return nil }
         guard initiator.pending != nil || !initiator.queue.isEmpty else { return wanted }
         return controllerScansWhileInitiating(active: wanted.active) ? wanted : nil
     }

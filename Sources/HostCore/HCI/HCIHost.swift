@@ -43,6 +43,16 @@ public final class HCIHost: Host {
     /// The latest time any input carried: outputs are never stamped before the input that
     /// caused them, even when a caller pulls with an older clock.
     @exclusivity(unchecked) var clock: HostTime = 0
+    /// Bonds, throttle and settings shared by every link's security.
+    var securityContext: SecurityContext
+    /// Bonded peers behind resolvable private addresses (HCIHost+Privacy).
+    var resolver = AddressResolver()
+    /// Links to a bonded identity whose current RPA is not known yet: the host scans until the
+    /// peer is seen, then connects (until the deadline: the plan's connect timeout).
+    var awaitingAddress: [LinkID: HostTime] = [:]
+    /// Connections whose LE Read Remote Features is under way, with the key to encrypt with
+    /// once it completes.
+    var featureExchanges: [UInt16: LinkEncryptionKey?] = [:]
     /// Sees every complete inbound ATT PDU before the GATT client does (tests only).
     var attObserver: ((LinkID, ArraySlice<UInt8>) -> Void)?
 
@@ -53,6 +63,7 @@ public final class HCIHost: Host {
         self.configuration = configuration
         linkTable = LinkTable(maximumPayload: configuration.maximumInboundL2CAPPayload)
         bringUp = ControllerBringUp(configuration: configuration)
+        securityContext = SecurityContext(settings: configuration.security)
     }
 
     // MARK: Driving
@@ -109,6 +120,8 @@ public final class HCIHost: Host {
         if let i = initiator.nextDeadline { d = min(d ?? i, i) }
         if phase == .ready, let r = scanner.retryAt { d = min(d ?? r, r) }
         if let l = linkTable.nextDeadline { d = min(d ?? l, l) }
+        if let s = securityDeadline { d = min(d ?? s, s) }
+        if let a = awaitingAddress.values.min() { d = min(d ?? a, a) }
         return d
     }
 
@@ -120,7 +133,9 @@ public final class HCIHost: Host {
             commandTimedOut(command, at: now)
         }
         initiatorTimer(at: now)
+        addressTimers(at: now)
         linkTable.advanceTime(to: now)
+        advanceSecurity(to: now)
         reconcileScanner(at: now)
         serviceLinks(at: now)
     }
@@ -209,6 +224,8 @@ public final class HCIHost: Host {
                 cancelAttempt(id, at: now)
             case let .close(id):
                 closeConnection(id)
+            case let .secure(id, error):
+                raiseSecurity(id, after: error, at: now)
             }
         }
         pumpInitiator(at: now)

@@ -43,6 +43,9 @@ public struct HostConfiguration: Sendable {
     /// instead of being buffered. 517 is the largest ATT_MTU (Vol 3, Part F, §3.2.8).
     public var maximumInboundL2CAPPayload: Int = 1024
 
+    /// Pairing, encryption, bonds (Docs/security.md).
+    public var security = SecuritySettings()
+
     public init(ownAddress: OwnAddress) {
         self.ownAddress = ownAddress
     }

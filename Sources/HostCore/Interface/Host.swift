@@ -45,6 +45,12 @@ public protocol Host: AnyObject {
     @discardableResult
     func perform(_ operation: GATTOperation, on link: LinkID, at now: HostTime) -> OperationID
     func pollEvent() -> HostEvent?
+
+    // Security (Docs/security.md): the user's answer to a `SecurityEvent.prompt`, a level the
+    // application asks of a connected link (`rtstack pair`), and the bonds the host knows.
+    func answerPairing(_ link: LinkID, _ answer: PairingAnswer, at now: HostTime)
+    func secure(_ link: LinkID, _ need: SecurityNeed, at now: HostTime)
+    var bonds: [BondRecord] { get }
 }
 
 extension Host {

@@ -30,6 +30,8 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedByPeer(String)
     /// The adapter the kernel keeps (`--backend kernel`) failed; names the adapter and the cause.
     case adapter(String, AdapterFailure)
+    /// The link could not be secured as it must be (pairing or encryption failed).
+    case security(SecurityFailure)
 
     public var description: String {
         switch self {
@@ -59,6 +61,8 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the peer does not support it: \(s)"
         case let .adapter(name, failure):
             return "\(name): \(failure)"
+        case let .security(failure):
+            return failure.description
         }
     }
 }

@@ -28,6 +28,8 @@ public enum HostEvent: Sendable {
     case notification(LinkID, attributeHandle: UInt16, value: ArraySlice<UInt8>)
     /// A Handle Value Indication; the core has already sent the confirmation.
     case indication(LinkID, attributeHandle: UInt16, value: ArraySlice<UInt8>)
+    /// Pairing, encryption and bonds of a link (Docs/security.md).
+    case security(LinkID, SecurityEvent)
     /// Malformed or unexpected input: counted and shown, never trusted, never fatal.
     case warning(HostWarning)
 }

@@ -12,6 +12,9 @@ public enum KernelAction: Sendable {
     case closeChannel(LinkID)
     /// One whole ATT PDU on the link's socket.
     case sendATT(LinkID, [UInt8])
+    /// Raise the connected socket's BT_SECURITY (the kernel pairs or encrypts); answer with
+    /// `KernelHost.securityRaised` once the socket is writable again, with the level it has.
+    case raiseSecurity(LinkID, KernelSecurityLevel)
 }
 
 /// BT_SECURITY levels of the kernel's Bluetooth sockets (include/net/bluetooth/bluetooth.h):
@@ -44,11 +47,14 @@ public struct KernelChannelInfo: Sendable, Hashable {
     public var sendMTU: UInt16
     /// The connection handle (L2CAP_CONNINFO), for display; nil when the kernel did not say.
     public var handle: UInt16?
+    /// BT_SECURITY of the connected socket: the level the kernel reached before connecting it.
+    public var security: KernelSecurityLevel?
 
-    public init(receiveMTU: UInt16, sendMTU: UInt16, handle: UInt16? = nil) {
+    public init(receiveMTU: UInt16, sendMTU: UInt16, handle: UInt16? = nil, security: KernelSecurityLevel? = nil) {
         self.receiveMTU = receiveMTU
         self.sendMTU = sendMTU
         self.handle = handle
+        self.security = security
     }
 }
 
@@ -75,6 +81,17 @@ public struct KernelHostConfiguration: Sendable {
     /// is found in the next cycle: the kernel ignores reports that arrive before its discovery
     /// state reaches "finding", and with duplicate filtering on the controller does not repeat them.
     public var discoveryCycle: UInt64 = HostDuration.seconds(4)
+    /// The IO capability the kernel pairs with (Set IO Capability at bring-up; the kernel
+    /// asks rtstack, its agent, for passkeys and comparisons); nil leaves the kernel's.
+    public var ioCapability: SMPIOCapability?
+    /// Make the adapter bondable (Set Bondable) so the kernel keeps the keys of its pairings,
+    /// as bluetoothd does; switched back at the end when rtstack switched it on.
+    public var bondable = false
+    /// Raise security and send an ATT request again once when the peer refuses it for lack of
+    /// security (BT_SECURITY raised on the link's socket).
+    public var automaticSecurity = true
+    /// How long raising a socket's security (the kernel's pairing) may take.
+    public var securityTimeout: UInt64 = HostDuration.seconds(40)
 
     public init(index: UInt16, security: KernelSecurityLevel? = nil) {
         self.index = index

@@ -64,6 +64,8 @@ public final class KernelHost: Host {
     var initiating: (link: LinkID, deadline: HostTime)?
     /// Links whose socket is open (connecting or connected).
     var openChannels: Set<LinkID> = []
+    /// Levels, raises, pairings and prompts of the links (KernelHost+Security).
+    var security = KernelSecurityState()
 
     public init(configuration: KernelHostConfiguration) {
         self.configuration = configuration
@@ -112,9 +114,9 @@ public final class KernelHost: Host {
         guard event.index == configuration.index else { return }
         switch event.payload {
         case let .commandComplete(opcode, status, rp):
-            answered(opcode, status, rp, at: now)
+            if !pairingAnswered(opcode, status, rp, at: now) { answered(opcode, status, rp, at: now) }
         case let .commandStatus(opcode, status):
-            answered(opcode, status, [], at: now)
+            if !pairingAnswered(opcode, status, [], at: now) { answered(opcode, status, [], at: now) }
         case let .newSettings(s):
             let wasPowered = settings.contains(.powered)
             settings = s
@@ -140,8 +142,8 @@ public final class KernelHost: Host {
             setDiscovering(on)
             // The kernel ends a discovery after about ten seconds: start the next at once.
             if !on { reconcile(at: now) }
-        case .other:
-            break
+        case let .other(code, parameters):
+            _ = pairingEvent(code, parameters, at: now)
         }
         serviceLinks(at: now)
     }
@@ -158,6 +160,7 @@ public final class KernelHost: Host {
             take(powerRetryAt)
         }
         take(linkTable.nextDeadline)
+        take(securityDeadline)
         return d
     }
 
@@ -197,6 +200,7 @@ public final class KernelHost: Host {
                 if !removed, inFlight == nil { send(.setPowered(true, index: configuration.index), at: now) }
             }
         }
+        securityTimers(at: now)
         linkTable.advanceTime(to: now)
         reconcile(at: now)
         serviceLinks(at: now)
@@ -233,6 +237,10 @@ public final class KernelHost: Host {
     public var restoringCommands: [ManagementCommand] {
         var out: [ManagementCommand] = []
         if discovering { out.append(.stopDiscovery(.lowEnergy, index: configuration.index)) }
+        if security.bondableByHost, phase == .ready { out.append(.setBondable(false, index: configuration.index)) }
+        if security.secureConnectionsByHost, phase == .ready {
+            out.append(.setSecureConnections(false, index: configuration.index))
+        }
         if poweredOnByHost, phase == .ready { out.append(.setPowered(false, index: configuration.index)) }
         return out
     }
@@ -246,9 +254,8 @@ public final class KernelHost: Host {
         let connection = ConnectionInfo(handle: info.handle ?? 0, peer: record.peer, interval: 0, latency: 0,
                                         supervisionTimeout: 0)
         // The ATT_MTU cannot exceed what the kernel's L2CAP channel carries either way.
-        let up = linkTable.connected(id, info: connection, mtuLimit: min(info.receiveMTU, info.sendMTU), at: now)
-        // Above BT_SECURITY low the kernel encrypts before the socket connects.
-        up?.client.linkEncrypted = (configuration.security ?? .low) != .low
+        linkTable.connected(id, info: connection, mtuLimit: min(info.receiveMTU, info.sendMTU), at: now)
+        channelSecured(id, info.security)
         reconcile(at: now)
         serviceLinks(at: now)
     }
@@ -266,6 +273,7 @@ public final class KernelHost: Host {
     /// The connected link's socket ended (the peer or the kernel dropped the connection).
     public func channelClosed(_ id: LinkID, reason: HCIStatus, at now: HostTime) {
         guard openChannels.remove(id) != nil else { return }
+        security.forget(id)
         linkTable.connectionEnded(id, reason: reason, at: now)
         reconcile(at: now)
         serviceLinks(at: now)
@@ -303,6 +311,8 @@ public final class KernelHost: Host {
                     closeChannel(id)
                     linkTable.connectionEnded(id, reason: .connectionTerminatedByLocalHost, at: now)
                 }
+            case let .secure(id, error):
+                raiseSecurity(id, after: error, at: now)
             }
         }
         if changed { reconcile(at: now) }
@@ -316,12 +326,20 @@ public final class KernelHost: Host {
     }
 
     private func closeChannel(_ id: LinkID) {
+        security.forget(id)
         if openChannels.remove(id) != nil { actions.append(.closeChannel(id)) }
     }
 
     // MARK: Internals
 
-    func send(_ command: ManagementCommand, at now: HostTime) {
+    /// Sends a management command. Bring-up and discovery commands go one at a time, each
+    /// answered before the next; `waitForAnswer` false sends at once (Pair Device, whose answer
+    /// comes when pairing ends, and the user replies to the kernel's pairing questions).
+    func send(_ command: ManagementCommand, at now: HostTime, waitForAnswer: Bool = true) {
+        if !waitForAnswer {
+            actions.append(.sendManagement(command))
+            return
+        }
         if inFlight == nil {
             inFlight = (command, now &+ configuration.commandTimeout)
             actions.append(.sendManagement(command))
@@ -377,6 +395,8 @@ public final class KernelHost: Host {
             setDiscovering(false)
             discoveryCycleAt = nil
             reconcile(at: now)
+        case .setIOCapability, .setBondable, .setSecureConnections:
+            if status != .success { warn("\(adapterName): \(opcode.name) failed: \(status); pairing uses the kernel's setting") }
         default:
             break
         }
@@ -392,6 +412,7 @@ public final class KernelHost: Host {
             phase = .poweringOn
             send(.setPowered(true, index: configuration.index), at: now)
         } else {
+            configurePairing(at: now)
             phase = .ready
             powerRetryAt = nil
             var info = ControllerInfo()

@@ -8,6 +8,11 @@ final class Connection {
     var info: ConnectionInfo
     let client: GATTClient
     @exclusivity(unchecked) var reassembler: ACLReassembler
+    /// The plan waits for security (a bonded peer is re-encrypted first, a link that must be
+    /// secure is secured first): `LinkTable.releasePlan` starts it.
+    var planHeld = false
+    /// Pairing and encryption of this connection (HCI backend; the kernel does its own).
+    var security: LinkSecurity?
 
     init(info: ConnectionInfo, client: GATTClient, maximumPayload: Int) {
         self.info = info

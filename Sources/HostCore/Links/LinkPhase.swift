@@ -63,6 +63,8 @@ enum LinkInput {
     case connectionEnded(HCIStatus, requeueAtOnce: Bool)
     case closeRefused
     case clientFailed(HostError)
+    /// The link could not be secured as it must be.
+    case securityFailed(HostError)
     case backoffExpired
 }
 
@@ -77,4 +79,8 @@ public enum ConnectorRequest: Sendable, Equatable {
     case cancel(LinkID)
     /// Close the link's connection (answer: `connectionEnded`, or `closeRefused`).
     case close(LinkID)
+    /// The peer refused a request of the link's GATT client with this ATT security error:
+    /// raise the link's security if possible (answer: `securityDone`, which sends the request
+    /// again or fails it).
+    case secure(LinkID, ATTErrorCode)
 }

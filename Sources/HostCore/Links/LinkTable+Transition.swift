@@ -51,7 +51,7 @@ extension LinkTable {
             record.phase = .up(c)
             events.append(.connected(id, c.info))
             reportState(record)
-            c.client.linkUp(at: now)
+            if !c.planHeld { c.client.linkUp(at: now) }
         case (.initiating(cancelling: true), .connected(let c)):
             // The application gave up while the connection won the race: close it at once.
             record.phase = .closing(c, .user)
@@ -81,6 +81,12 @@ extension LinkTable {
             record.phase = .closing(c, .failure(error))
             request(.close(id))
         case (_, .clientFailed):
+            break
+        case (.up(let c), .securityFailed(let error)):
+            warn("\(id): \(error.description); disconnecting")
+            record.phase = .closing(c, .failure(error))
+            request(.close(id))
+        case (_, .securityFailed):
             break
 
         // Time
@@ -142,6 +148,7 @@ extension LinkInput {
         case .connectionEnded: return "connection ended"
         case .closeRefused: return "close refused"
         case .clientFailed: return "GATT client failed"
+        case .securityFailed: return "security failed"
         case .backoffExpired: return "backoff expired"
         }
     }

@@ -131,13 +131,16 @@ public final class LinkTable {
 
     /// The attempt connected. `mtuLimit` is the largest ATT_MTU the bearer carries (the kernel's
     /// L2CAP MTUs); nil when only ATT limits it. Returns the connection (for the data path).
+    /// `holdPlan`: the plan waits for `releasePlan` (security first).
     @discardableResult
-    func connected(_ id: LinkID, info: ConnectionInfo, mtuLimit: UInt16? = nil, at now: HostTime) -> Connection? {
+    func connected(_ id: LinkID, info: ConnectionInfo, mtuLimit: UInt16? = nil, holdPlan: Bool = false,
+                   at now: HostTime) -> Connection? {
         guard let record = byID[id] else { return nil }
         var plan = record.plan
         if let limit = mtuLimit, limit >= ATTBearer.defaultMTU, let wanted = plan.mtu { plan.mtu = min(wanted, limit) }
         let connection = Connection(info: info, client: GATTClient(link: id, plan: plan, output: self),
                                     maximumPayload: maximumPayload)
+        connection.planHeld = holdPlan
         transition(record, .connected(connection), at: now)
         return record.phase.connection === connection ? connection : nil
     }
@@ -148,6 +151,32 @@ public final class LinkTable {
 
     func closeRefused(_ id: LinkID, at now: HostTime) {
         input(id, .closeRefused, at: now)
+    }
+
+    // MARK: Security (the connector's answers)
+
+    /// The link's security allows its plan to run: it starts now. `trustCache` false drops the
+    /// cached database first (the bond did not hold, so nothing vouches for the peer's cache).
+    func releasePlan(_ id: LinkID, trustCache: Bool, at now: HostTime) {
+        guard let record = byID[id], let c = record.phase.connection, c.planHeld else { return }
+        c.planHeld = false
+        if !trustCache, record.plan.cachedDatabase != nil {
+            record.plan.cachedDatabase = nil
+            c.client.forgetCachedDatabase()
+            warn("\(id): the cached database is not used (the bond did not hold); discovering")
+        }
+        c.client.linkUp(at: now)
+    }
+
+    /// The answer to `ConnectorRequest.secure`: the GATT client sends the refused request
+    /// again, or fails it with the peer's error.
+    func securityDone(_ id: LinkID, raised: Bool, at now: HostTime) {
+        byID[id]?.phase.connection?.client.securityFinished(raised: raised, at: now)
+    }
+
+    /// The link cannot be secured as it must be: it is closed (the reconnect policy applies).
+    func securityFailed(_ id: LinkID, error: HostError, at now: HostTime) {
+        input(id, .securityFailed(error), at: now)
     }
 
     private func input(_ id: LinkID, _ input: LinkInput, at now: HostTime) {
@@ -220,5 +249,9 @@ extension LinkTable: GATTClientOutput {
 
     func clientFailed(_ link: LinkID, error: HostError, at now: HostTime) {
         input(link, .clientFailed(error), at: now)
+    }
+
+    func securityNeeded(_ link: LinkID, error: ATTErrorCode) {
+        request(.secure(link, error))
     }
 }

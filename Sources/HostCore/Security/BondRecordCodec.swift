@@ -101,7 +101,7 @@ public enum BondRecordCodec {
         return String(repeating: "0", count: max(0, digits - s.count)) + s
     }
 
-    static func value128(_ s: String) -> UInt128? {
+    public static func value128(_ s: String) -> UInt128? {
         guard s.utf8.count == 32, let hi = UInt64(s.prefix(16), radix: 16), let lo = UInt64(s.suffix(16), radix: 16) else { return nil }
         return UInt128(hi) << 64 | UInt128(lo)
     }

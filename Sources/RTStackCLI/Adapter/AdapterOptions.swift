@@ -11,21 +11,24 @@ struct AdapterOptions {
     static let specs: [CommandSpec.Option] = [
         .init(.adapter, value: "ADAPTER", "hciN, tcp:HOST:PORT, serial:/dev/ttyX[@BAUD][,noflow] or /dev/ttyX"),
         .init(.backend, value: "user-channel|kernel", "with --adapter hciN: take the adapter for rtstack alone (user-channel, default) or share it with the kernel and bluetoothd (kernel)"),
-        .init(.security, value: "low|medium|high|fips", "--backend kernel: BT_SECURITY level of every link (the kernel pairs/encrypts first)"),
         .init(.address, value: "random|public", "own address: a random static one kept in the state directory (default) or the controller's public one"),
         .init(.stateDir, value: "DIR", "where the own address and GATT caches live (default $XDG_STATE_HOME/rtstack)"),
         .init(.trace, "print every packet decoded with hex dump on stderr"),
-        .init(.capture, value: "FILE", "write every packet to FILE.btsnoop or FILE.pcap as it runs"),
+        .init(.capture, value: "FILE", "write every packet to FILE.btsnoop or FILE.pcap as it runs (keys included, as on the wire)"),
+        .init(.captureRedact, "zero key material (LTKs, IRKs, CSRKs) in --capture files"),
         .init(.logLevel, value: "LEVEL", "error, warn (default), info or debug"),
-    ]
+    ] + SecurityOptions.specs
 
     var adapter: AdapterSpec
     var backend: AdapterBackend
-    var security: KernelSecurityLevel?
+    var securityOptions: SecurityOptions
+    /// BT_SECURITY of every link on the kernel backend.
+    var security: KernelSecurityLevel? { backend == .kernel ? securityOptions.kernelLevel : nil }
     var usePublicAddress: Bool
     var state: StateDirectory
     var trace: Bool
     var capturePath: String?
+    var captureRedact: Bool
     var logLevel: LogLevel
 
     enum LogLevel: Int, Comparable, OptionChoice {
@@ -63,21 +66,12 @@ struct AdapterOptions {
                     + "Serial and TCP controllers have no kernel host stack: leave --backend out for them")
             }
         }
-        if let level = args.value(.security) {
-            guard let l = KernelSecurityLevel(name: level) else {
-                throw UsageError("--security wants low, medium, high or fips, got '\(level)'")
-            }
-            guard backend == .kernel else {
-                throw UsageError("--security needs --backend kernel (the kernel pairs and encrypts the links)")
-            }
-            security = l
-        } else {
-            security = nil
-        }
+        securityOptions = try SecurityOptions(args)
         usePublicAddress = try args.choice(.address, as: OwnAddress.self) == .public
         state = args.value(.stateDir).map { StateDirectory(path: $0) } ?? StateDirectory.standard()
         trace = args.flag(.trace)
         capturePath = args.value(.capture)
+        captureRedact = args.flag(.captureRedact)
         if let c = capturePath {
             guard CaptureWriterFactory.kind(forPath: c) != nil else {
                 throw UsageError("--capture \(c): the name must end in .btsnoop, .log or .pcap (that picks the format)")
@@ -86,11 +80,24 @@ struct AdapterOptions {
         logLevel = try args.choice(.logLevel, as: LogLevel.self) ?? .warn
     }
 
-    /// The host's configuration: own address from the state directory unless `--address public`.
+    /// The host's configuration: own address from the state directory unless `--address
+    /// public`; security from `--security` and friends, with the state directory's bonds.
     func hostConfiguration() -> HostConfiguration {
-        if usePublicAddress { return HostConfiguration(ownAddress: .publicAddress) }
-        return HostConfiguration(ownAddress: .randomStatic(state.ownRandomStaticAddress()))
+        var configuration: HostConfiguration
+        var identity: DeviceAddress?
+        if usePublicAddress {
+            configuration = HostConfiguration(ownAddress: .publicAddress)
+        } else {
+            let own = state.ownRandomStaticAddress()
+            configuration = HostConfiguration(ownAddress: .randomStatic(own))
+            identity = DeviceAddress(own, type: .randomDevice)
+        }
+        configuration.security = securityOptions.settings(state: state, identity: identity)
+        return configuration
     }
+
+    /// Where bonds are kept: the state directory.
+    var bondStore: FileBondStore { FileBondStore(directory: state) }
 
     /// Tap sinks for --trace and --capture. The capture file is created here, on the calling
     /// thread, so that an unwritable path is reported before anything starts.
@@ -103,7 +110,7 @@ struct AdapterOptions {
             } catch {
                 throw UsageError("--capture \(path): \(error)")
             }
-            out.append(CaptureSinkFactory(path: path, err: console.err))
+            out.append(CaptureSinkFactory(path: path, err: console.err, redactKeys: captureRedact))
         }
         if trace { out.append(TraceSinkFactory(err: console.err)) }
         return out

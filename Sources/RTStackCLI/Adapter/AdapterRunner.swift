@@ -19,9 +19,11 @@ enum AdapterRunner {
         }
         let signals = try? SignalWatcher.install()
         let loop: EventLoop<AdapterDriver>
+        let state = options.state
         do {
             loop = try EventLoop<AdapterDriver>.start(signals: signals) { context in
-                AdapterDriver(context: context, io: io, application: makeApplication(), at: MonotonicClock.now())
+                AdapterDriver(context: context, io: io, application: makeApplication(),
+                              bondStore: FileBondStore(directory: state), at: MonotonicClock.now())
             }
         } catch {
             console.err.line("rtstack: \(error.description)")

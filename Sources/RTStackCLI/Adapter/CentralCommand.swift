@@ -18,18 +18,21 @@ struct CentralCommand {
         var code: ExitCode
     }
 
-    static func open(_ args: ParsedArguments, console: Console) async throws -> CentralCommand {
-        let options: AdapterOptions
+    static func open(_ args: ParsedArguments, console: Console,
+                     prepare: (inout AdapterOptions) -> Void = { _ in }) async throws -> CentralCommand {
+        var options: AdapterOptions
         do {
             options = try AdapterOptions(args)
         } catch {
             throw error
         }
+        prepare(&options)
         let sinks = try options.sinks(console: console)
         let signals = try? SignalWatcher.install()
         do {
             let central = try await Central.open(options.adapter, backend: options.backend,
                                                  configuration: options.hostConfiguration(), security: options.security,
+                                                 agent: options.securityOptions.agent(console), bondStore: options.bondStore,
                                                  sinks: sinks, signals: signals, notice: console.notice)
             return CentralCommand(central: central, options: options, console: console)
         } catch {
@@ -133,11 +136,11 @@ struct CentralCommand {
 }
 
 /// Runs an async command body with the common error handling.
-func runCentralCommand(_ args: ParsedArguments, _ console: Console,
+func runCentralCommand(_ args: ParsedArguments, _ console: Console, prepare: (inout AdapterOptions) -> Void = { _ in },
                        _ body: (CentralCommand) async throws -> ExitCode) async -> ExitCode {
     let cmd: CentralCommand
     do {
-        cmd = try await CentralCommand.open(args, console: console)
+        cmd = try await CentralCommand.open(args, console: console, prepare: prepare)
     } catch {
         return CentralCommand.report(error, console: console)
     }

@@ -10,8 +10,10 @@ public enum OptionKey: String, Sendable, CaseIterable {
     case backend
     case brief
     case capture
+    case captureRedact = "capture-redact"
     case characteristic
     case config
+    case confirmNumbers = "confirm-numbers"
     case controlSocket = "control-socket"
     case device
     case duration
@@ -24,6 +26,7 @@ public enum OptionKey: String, Sendable, CaseIterable {
     case hex
     case index
     case indicate
+    case ioCapability = "io-capability"
     case json
     case logLevel = "log-level"
     case name
@@ -35,6 +38,7 @@ public enum OptionKey: String, Sendable, CaseIterable {
     case noValues = "no-values"
     case only
     case passive
+    case passkey
     case peer
     case range
     case reliable

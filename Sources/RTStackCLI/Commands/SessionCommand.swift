@@ -67,10 +67,11 @@ enum SessionCommand {
         let logLevel = options.logLevel
         let result = ResultBox()
         let finalConfig = config
+        let agent = options.securityOptions.agent(console)
         AdapterRunner.run(options: options, sinks: sinks, console: console, result: result) {
             SessionApplication(configuration: finalConfig, json: json, duration: duration, console: console,
                                logLevel: logLevel, cacheFiles: useCache ? FileGATTCache(directory: state) : nil,
-                               result: result)
+                               result: result, agent: agent)
         }
         return result.value
     }

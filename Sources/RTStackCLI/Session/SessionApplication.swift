@@ -14,7 +14,10 @@ final class SessionApplication: HostApplication {
     let logLevel: AdapterOptions.LogLevel
     let cacheFiles: FileGATTCache?
     let result: ResultBox
+    let agent: any PairingAgent
     private weak var driver: AdapterDriver?
+    /// Each link's peer, for the agent and messages.
+    private var peers: [LinkID: DeviceAddress] = [:]
     private var session: SessionController?
     private var view: LiveView?
     private var startedAt: HostTime = 0
@@ -22,7 +25,7 @@ final class SessionApplication: HostApplication {
     private var done = false
 
     init(configuration: SessionController.Configuration, json: Bool, duration: UInt64?, console: Console,
-         logLevel: AdapterOptions.LogLevel, cacheFiles: FileGATTCache?, result: ResultBox) {
+         logLevel: AdapterOptions.LogLevel, cacheFiles: FileGATTCache?, result: ResultBox, agent: any PairingAgent) {
         self.configuration = configuration
         self.json = json
         self.duration = duration
@@ -30,6 +33,7 @@ final class SessionApplication: HostApplication {
         self.logLevel = logLevel
         self.cacheFiles = cacheFiles
         self.result = result
+        self.agent = agent
     }
 
     func attach(_ driver: AdapterDriver, at now: HostTime) {
@@ -66,6 +70,10 @@ final class SessionApplication: HostApplication {
             log(.warn, "controller: \(error.description)")
         case .warning(let w):
             log(.warn, w.description)
+        case .connected(let link, let info):
+            peers[link] = info.peer
+        case .security(let link, let e):
+            security(e, on: link)
         default:
             break
         }
@@ -107,6 +115,33 @@ final class SessionApplication: HostApplication {
         s.stop(at: now)
         if s.isFinished { finish(.success) }
         return false
+    }
+
+    /// Prompts go to the agent (its answer comes back as a job on the loop); what happened is
+    /// said as a notice (keys never: pairing results describe themselves redacted).
+    private func security(_ e: SecurityEvent, on link: LinkID) {
+        let peer = peers[link] ?? DeviceAddress(.zero, type: .publicDevice)
+        switch e {
+        case .prompt(let prompt):
+            guard let loop = driver?.loop else { return }
+            let agent = self.agent
+            Task {
+                guard let answer = await agent.answer(prompt, for: peer) else { return }
+                _ = loop.submit { d in d.run { d.host.answerPairing(link, answer, at: d.currentTime) } }
+            }
+        case .pairingStarted(let need):
+            log(.info, "pairing with \(peer) (\(need))")
+        case .paired(let r):
+            output(.notice(r.description))
+        case .encrypted(let level, let keySize, let withBond):
+            log(.info, "\(peer) encrypted\(withBond ? " with its bond" : ""): security \(level.name), key size \(keySize)")
+        case .bondRemoved(let address):
+            output(.notice("the bond with \(address) was removed (the peer lost it)"))
+        case .failed(let f):
+            output(.notice("security with \(peer): \(f)"))
+        case .bondStored:
+            break
+        }
     }
 
     private func finish(_ code: ExitCode) {

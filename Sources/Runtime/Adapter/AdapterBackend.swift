@@ -50,8 +50,16 @@ extension AdapterSpec {
             } catch {
                 throw .kernel(error)
             }
+            let s = configuration.security
+            var kernel = KernelHostConfiguration(index: index, security: security
+                ?? (s.level > .low ? KernelSecurityLevel(rawValue: UInt8(s.level.rawValue)) : nil))
+            kernel.automaticSecurity = s.automatic
+            if s.configuresKernel {
+                kernel.ioCapability = s.pairing.ioCapability
+                kernel.bondable = s.pairing.bonding
+            }
             do throws(HCISocketError) {
-                return try KernelSocketsIO(index: index, security: security, tap: PacketTap.make(sinks), notice: notice)
+                return try KernelSocketsIO(configuration: kernel, tap: PacketTap.make(sinks), notice: notice)
             } catch {
                 throw .kernel(.management(error))
             }

@@ -25,12 +25,17 @@ public final class Central: Sendable {
     /// Opens the adapter, brings the controller (or the kernel's adapter) up and returns once it
     /// is ready. `backend` matters for `hciN` only: the HCI user channel (rtstack alone) or the
     /// kernel (shared with bluetoothd; `security` is then the BT_SECURITY of every link).
+    /// Pairing (`configuration.security`, e.g. from `SecuritySetup.settings`) asks `agent` for
+    /// passkeys and numeric comparisons; bonds go to `bondStore` (a `FileBondStore` of the state
+    /// directory) as they are made.
     public static func open(_ adapter: AdapterSpec, backend: AdapterBackend = .userChannel,
                             configuration: HostConfiguration = HostConfiguration(ownAddress: .publicAddress),
-                            security: KernelSecurityLevel? = nil,
+                            security: KernelSecurityLevel? = nil, agent: (any PairingAgent)? = nil,
+                            bondStore: FileBondStore? = nil,
                             sinks: [any PacketSinkFactory] = [], signals: SignalWatcher? = nil,
                             notice: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Central {
         let bridge = CentralBridge()
+        bridge.agent = agent
         var started: EventLoop<AdapterDriver>?
         let info: ControllerInfo = try await withCheckedThrowingContinuation { continuation in
             bridge.ready = continuation
@@ -44,8 +49,10 @@ public final class Central: Sendable {
                     throw CentralError.unavailable(error)
                 }
                 do throws(TransportError) {
+                    let directory = bondStore?.directory
                     started = try EventLoop<AdapterDriver>.start(name: "rtstack-loop", signals: signals) { context in
-                        AdapterDriver(context: context, io: io, application: bridge, at: MonotonicClock.now())
+                        AdapterDriver(context: context, io: io, application: bridge,
+                                      bondStore: directory.map { FileBondStore(directory: $0) }, at: MonotonicClock.now())
                     }
                 } catch {
                     throw CentralError.adapter(error.description)

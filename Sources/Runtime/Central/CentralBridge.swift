@@ -22,6 +22,10 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     /// Batch subscribers that received a value during the current read.
     var filledBatches: [BatchSubscriber] = []
     var warnings: [HostWarning] = []
+    /// rtstack's user during pairing; nil refuses every prompt at once.
+    var agent: (any PairingAgent)?
+    /// `Peripheral.secure` calls waiting for their link's encryption.
+    var secures: [LinkID: PendingSecure] = [:]
     var closed = false
     /// Why the adapter stopped working under the application (transport lost, or the
     /// controller failed for good after a reset); read from any thread once streams end.
@@ -63,6 +67,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                 connects[link] = nil
                 c.resume(throwing: CentralError.host(.disconnected(reason)))
             }
+            secures.removeValue(forKey: link)?.continuation.resume(throwing: CentralError.host(.disconnected(reason)))
             if !willReconnect {
                 connections[link] = nil
                 for c in disconnects.removeValue(forKey: link) ?? [] { c.resume() }
@@ -86,6 +91,44 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             }
         case .warning(let w):
             if warnings.count < 1000 { warnings.append(w) }
+        case .security(let link, let e):
+            securityEvent(e, on: link)
+        default:
+            break
+        }
+    }
+
+    /// Prompts go to the agent (off the loop thread; its answer comes back as a job), and
+    /// `Peripheral.secure` calls learn how their pairing or encryption ended.
+    private func securityEvent(_ e: SecurityEvent, on link: LinkID) {
+        switch e {
+        case .prompt(let prompt):
+            guard let loop = driver?.loop else { return }
+            guard let agent else {
+                // Nobody to ask: refuse at once rather than let the peer wait out the SMP timer.
+                switch prompt {
+                case .enterPasskey: driver?.host.answerPairing(link, .rejectPasskey, at: driver?.currentTime ?? 0)
+                case .confirmNumber: driver?.host.answerPairing(link, .numbersMatch(false), at: driver?.currentTime ?? 0)
+                case .displayPasskey: break
+                }
+                return
+            }
+            let peer = connections[link]?.peer ?? DeviceAddress(.zero, type: .publicDevice)
+            Task {
+                guard let answer = await agent.answer(prompt, for: peer) else { return }
+                _ = loop.submit { driver in driver.run { driver.host.answerPairing(link, answer, at: driver.currentTime) } }
+            }
+        case .paired(let result):
+            secures[link]?.pairing = result
+        case .encrypted(let level, let keySize, let withBond):
+            // A new pairing was asked for: a bond's key does not end the call (the kernel's
+            // pairing reports no result of its own, only a key not from a bond).
+            guard let pending = secures[link], !pending.fresh || pending.pairing != nil || !withBond else { return }
+            secures[link] = nil
+            pending.continuation.resume(returning: LinkSecurityStatus(level: level, keySize: keySize, pairing: pending.pairing,
+                                                                      paired: !withBond))
+        case .failed(let failure):
+            secures.removeValue(forKey: link)?.continuation.resume(throwing: CentralError.host(.security(failure)))
         default:
             break
         }
@@ -157,6 +200,8 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         connects = [:]
         for c in operations.values { c.resume(throwing: e) }
         operations = [:]
+        for p in secures.values { p.continuation.resume(throwing: e) }
+        secures = [:]
         for list in disconnects.values { for c in list { c.resume() } }
         disconnects = [:]
         for c in scans.values { c.finish() }
@@ -205,5 +250,29 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     func shutdownRequested(at now: HostTime) -> Bool {
         endStreams()
         return false
+    }
+}
+
+/// A `Peripheral.secure` call waiting on the loop thread.
+struct PendingSecure {
+    var continuation: CheckedContinuation<LinkSecurityStatus, any Error>
+    /// A new pairing was asked for: a bond's encryption does not end the call.
+    var fresh: Bool
+    var pairing: PairingResult?
+}
+
+/// How a link is secured, once `Peripheral.secure` returns.
+public struct LinkSecurityStatus: Sendable, CustomStringConvertible {
+    public var level: SecurityLevel
+    public var keySize: UInt8
+    /// The pairing that made the key, when rtstack's Security Manager ran one (nil: a bond's
+    /// key, or the kernel's pairing).
+    public var pairing: PairingResult?
+    /// A pairing made the key (not a bond kept from before).
+    public var paired: Bool
+
+    public var description: String {
+        if let pairing { return pairing.description }
+        return (paired ? "paired by the kernel" : "encrypted with the bond's key") + ": security \(level.name), key size \(keySize)"
     }
 }

@@ -97,6 +97,21 @@ public struct Peripheral: Sendable {
         return stream
     }
 
+    /// Secures the link: encrypts it with the bond's key, or pairs (prompts go to the agent
+    /// given to `Central.open`); `need.fresh` pairs anew even when bonded (`rtstack pair`).
+    /// Throws `CentralError.host(.security(…))` naming what failed.
+    public func secure(_ need: SecurityNeed) async throws -> LinkSecurityStatus {
+        let link = self.link
+        return try await withCheckedThrowingContinuation { c in
+            let ok = central.onLoop { driver, bridge in
+                bridge.secures.removeValue(forKey: link)?.continuation.resume(throwing: CentralError.closed)
+                bridge.secures[link] = PendingSecure(continuation: c, fresh: need.fresh, pairing: nil)
+                driver.host.secure(link, need, at: driver.currentTime)
+            }
+            if !ok { c.resume(throwing: CentralError.closed) }
+        }
+    }
+
     /// Sends Disconnect and waits for Disconnection Complete (or `timeout`).
     public func disconnect(timeout: UInt64 = HostDuration.seconds(3)) async {
         await central.unsubscribed()

@@ -13,11 +13,12 @@ public final class AdapterDriver: EventLoopDriver {
     private let application: HostApplication
 
     /// Builds the driver on the loop thread: attaches the application, starts the host.
+    /// `bondStore`: where the bonds the host reports are kept (the state directory's `FileBondStore`).
     public init(context: EventLoopContext<AdapterDriver>, io: any AdapterIO, application: HostApplication,
-                at now: UInt64) {
+                bondStore: BondPersistence? = nil, at now: UInt64) {
         self.context = context
         self.application = application
-        pump = AdapterPump(io: io, sink: application, at: now)
+        pump = AdapterPump(io: io, sink: application, bondStore: bondStore, at: now)
         application.attach(self, at: now)
         pump.start(at: now)
         failIfLost()

@@ -29,14 +29,17 @@ public final class AdapterPump {
     public let host: any Host
     public let io: any AdapterIO
     private let sink: HostEventSink
+    /// Where bonds the host reports are kept (the state directory's `FileBondStore`).
+    private let bondStore: BondPersistence?
     /// The time of the input being handled (monotonic ns).
     public private(set) var now: UInt64
 
     /// Attach the sink's other half (if any) before `start`: the host's first events follow it.
-    public init(io: any AdapterIO, sink: HostEventSink, at now: UInt64) {
+    public init(io: any AdapterIO, sink: HostEventSink, bondStore: BondPersistence? = nil, at now: UInt64) {
         self.io = io
         self.host = io.host
         self.sink = sink
+        self.bondStore = bondStore
         self.now = now
     }
 
@@ -71,10 +74,29 @@ public final class AdapterPump {
             for w in io.takeWarnings() { sink.hostEvent(.warning(w), at: now) }
             while let e = host.pollEvent() {
                 progressed = true
+                if case let .security(_, s) = e { keepBond(s) }
                 sink.hostEvent(e, at: now)
             }
             if !progressed { return any }
             any = true
+        }
+    }
+
+    /// Bonds outlive the process: stored as the host reports them, before the sink hears of
+    /// them. A bond that cannot be written is said as a warning, never with its keys.
+    private func keepBond(_ event: SecurityEvent) {
+        guard let store = bondStore else { return }
+        switch event {
+        case let .bondStored(bond):
+            do throws(StateError) {
+                try store.keep(bond)
+            } catch {
+                sink.hostEvent(.warning(HostWarning("the bond with \(bond.address) could not be stored: \(error)")), at: now)
+            }
+        case let .bondRemoved(address):
+            store.forget(address)
+        default:
+            break
         }
     }
 

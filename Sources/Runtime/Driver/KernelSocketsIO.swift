@@ -31,9 +31,9 @@ public final class KernelSocketsIO: AdapterIO {
 
     /// Opens the management socket (and, when the tap has sinks, the monitor channel); the host
     /// is made here. `notice` is told when the monitor channel cannot be had.
-    public init(index: UInt16, security: KernelSecurityLevel?, tap: PacketTap,
+    public init(configuration: KernelHostConfiguration, tap: PacketTap,
                 notice: (String) -> Void = { _ in }) throws(HCISocketError) {
-        self.index = index
+        self.index = configuration.index
         self.tap = tap
         management = try ManagementSocket()
         if tap.isEmpty {
@@ -47,7 +47,7 @@ public final class KernelSocketsIO: AdapterIO {
                     + "the kernel's HCI traffic needs its monitor channel, and \(error)")
             }
         }
-        kernelHost = KernelHost(configuration: KernelHostConfiguration(index: index, security: security))
+        kernelHost = KernelHost(configuration: configuration)
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536 + 8, alignment: 16)
     }
 
@@ -123,6 +123,11 @@ public final class KernelSocketsIO: AdapterIO {
             }
             settle()
             return
+        }
+        if socket.awaitingSecurity, events & (POLLOUT | POLLERR | POLLHUP) != 0 {
+            // The kernel has finished what BT_SECURITY asked (the socket is connected again).
+            kernelHost.securityRaised(id, level: socket.finishSecurity(), at: now)
+            settle()
         }
         if events & POLLOUT != 0, let code = socket.flush() {
             closed(id, errno: code, at: now)
@@ -206,6 +211,9 @@ public final class KernelSocketsIO: AdapterIO {
                 }
             case let .closeChannel(id):
                 drop(id)
+            case let .raiseSecurity(id, level):
+                guard let socket = sockets[id] else { continue }
+                if let reached = socket.raiseSecurity(level) { kernelHost.securityRaised(id, level: reached, at: now) }
             case let .sendATT(id, pdu):
                 guard let socket = sockets[id] else { continue }
                 if tapsATT { tapATT(pdu[...], on: id, .hostToController, at: now) }

@@ -13,6 +13,9 @@ final class L2CAPATTSocket {
     private(set) var isConnecting = true
     /// PDUs the socket did not take yet (EAGAIN), in order.
     private var pending: [[UInt8]] = []
+    /// BT_SECURITY was raised on the connected socket: the kernel holds it (not writable)
+    /// until its pairing or encryption ended.
+    private(set) var awaitingSecurity = false
 
     /// Starts connecting from the adapter's `local` address to `peer`; throws the errno of
     /// the step that failed at once, with the step's name.
@@ -66,8 +69,34 @@ final class L2CAPATTSocket {
     }
 
     var pollEvents: Int16 {
-        if isConnecting || !pending.isEmpty { return Int16(POLLIN) | Int16(POLLOUT) }
+        if isConnecting || awaitingSecurity || !pending.isEmpty { return Int16(POLLIN) | Int16(POLLOUT) }
         return Int16(POLLIN)
+    }
+
+    /// BT_SECURITY of the socket; nil when the kernel does not say.
+    var securityLevel: KernelSecurityLevel? {
+        var value: (UInt8, UInt8) = (0, 0)
+        var length = socklen_t(2)
+        guard getsockopt(fd, KernelSocketABI.solBluetooth, KernelSocketABI.btSecurity, &value, &length) == 0 else { return nil }
+        return KernelSecurityLevel(rawValue: value.0)
+    }
+
+    /// Asks the kernel for `level` on the connected link: nil while it pairs or encrypts
+    /// (`finishSecurity` at the next POLLOUT), else the level the socket has now (the kernel
+    /// refuses a level the link already has with EINVAL).
+    func raiseSecurity(_ level: KernelSecurityLevel) -> KernelSecurityLevel? {
+        var value: (UInt8, UInt8) = (level.rawValue, 0)
+        guard setsockopt(fd, KernelSocketABI.solBluetooth, KernelSocketABI.btSecurity, &value, 2) == 0 else {
+            return securityLevel ?? .low
+        }
+        awaitingSecurity = true
+        return nil
+    }
+
+    /// The socket is writable (or failed) after `raiseSecurity`: the level it has now.
+    func finishSecurity() -> KernelSecurityLevel? {
+        awaitingSecurity = false
+        return securityLevel
     }
 
     /// After POLLOUT/POLLERR while connecting: 0 when connected, else the connect's errno.
@@ -91,7 +120,7 @@ final class L2CAPATTSocket {
         let handle = getsockopt(fd, KernelSocketABI.solL2CAP, KernelSocketABI.l2capConnectionInfo, &conn, &length) == 0
             ? conn.0 : nil
         return KernelChannelInfo(receiveMTU: mtu(KernelSocketABI.btReceiveMTU), sendMTU: mtu(KernelSocketABI.btSendMTU),
-                                 handle: handle)
+                                 handle: handle, security: securityLevel)
     }
 
     enum ReadResult {

@@ -18,7 +18,7 @@ public final class FileBondStore {
     static let prefix = "bond-"
     static let suffix = ".txt"
 
-    static func fileName(_ peer: DeviceAddress) -> String {
+    public static func fileName(_ peer: DeviceAddress) -> String {
         prefix + String(peer.address.string.map { $0 == ":" ? "-" : $0 }) + (peer.type.isRandom ? "-random" : "-public") + suffix
     }
 

@@ -69,6 +69,15 @@ final class FakeController {
     var cancelProducesConnectionComplete = true
     /// Disconnect is followed at once by Disconnection Complete (reason 0x16).
     var disconnectCompletes = true
+    /// LE Enable Encryption: its Command Status, then (on success) Encryption Change with
+    /// `encryptionChangeStatus` — or Encryption Key Refresh Complete on a link already
+    /// encrypted — v2 with the key size when `encryptionChangeV2`, else v1 and Read Encryption
+    /// Key Size answers `encryptionKeySize`.
+    var encryptionStatus: HCIStatus = .success
+    var encryptionChangeStatus: HCIStatus = .success
+    var encryptionChangeV2 = false
+    var encryptionKeySize: UInt8 = 16
+    private(set) var encryptedHandles: Set<UInt16> = []
 
     // MARK: What happened
 
@@ -296,7 +305,8 @@ final class FakeController {
             aclInFlight.removeAll()
             complete(op, StatusReturnParameters())
         case .setEventMask, .leSetEventMask, .leSetRandomAddress, .writeLEHostSupport,
-             .leSetScanParameters, .leSetExtendedScanParameters:
+             .leSetScanParameters, .leSetExtendedScanParameters, .leClearResolvingList, .leAddDeviceToResolvingList,
+             .leSetPrivacyMode, .leSetAddressResolutionEnable:
             complete(op, StatusReturnParameters())
         case .leSetScanEnable:
             scanning = (try? c.decode(LESetScanEnable.self))?.scanEnable ?? false
@@ -334,6 +344,33 @@ final class FakeController {
             }
         case .leConnectionUpdate:
             status(op)
+        case .leEnableEncryption:
+            status(op, encryptionStatus)
+            guard encryptionStatus.isSuccess, let e = try? c.decode(LEEnableEncryption.self) else { return }
+            let handle = e.connectionHandle
+            if encryptedHandles.contains(handle), encryptionChangeStatus.isSuccess {
+                emit(.encryptionKeyRefreshComplete(EncryptionKeyRefreshCompleteEvent(connectionHandle: handle)))
+                return
+            }
+            let on: EncryptionEnabled = encryptionChangeStatus.isSuccess ? .on : .off
+            if encryptionChangeStatus.isSuccess { encryptedHandles.insert(handle) }
+            if encryptionChangeV2 {
+                emit(.encryptionChangeV2(EncryptionChangeV2Event(status: encryptionChangeStatus, connectionHandle: handle,
+                                                                 encryptionEnabled: on, encryptionKeySize: encryptionKeySize)))
+            } else {
+                emit(.encryptionChangeV1(EncryptionChangeV1Event(status: encryptionChangeStatus, connectionHandle: handle,
+                                                                 encryptionEnabled: on)))
+            }
+        case .leReadRemoteFeatures:
+            status(op)
+            let handle = (try? c.decode(LEReadRemoteFeatures.self))?.connectionHandle ?? 0
+            emitLE(.readRemoteFeaturesComplete(LEReadRemoteFeaturesCompleteEvent(connectionHandle: handle, leFeatures: 0x01)))
+        case .readEncryptionKeySize:
+            let handle = (try? c.decode(ReadEncryptionKeySize.self))?.connectionHandle ?? 0
+            complete(op, ReadEncryptionKeySize.ReturnParameters(connectionHandle: handle, keySize: encryptionKeySize))
+        case .leLongTermKeyRequestNegativeReply:
+            let handle = (try? c.decode(LELongTermKeyRequestNegativeReply.self))?.connectionHandle ?? 0
+            complete(op, ConnectionHandleReturnParameters(connectionHandle: handle))
         default:
             complete(op, [HCIStatus.unknownHCICommand.rawValue])
         }
@@ -386,6 +423,7 @@ final class FakeController {
 
     func disconnectionComplete(handle: UInt16, reason: HCIStatus) {
         aclInFlight[handle] = nil
+        encryptedHandles.remove(handle)
         emit(.disconnectionComplete(DisconnectionCompleteEvent(connectionHandle: handle, reason: reason)))
     }
 

@@ -11,6 +11,7 @@ final class FakeKernel {
     private var commandRecord: [ManagementCommand] = []
     private var openedRecord: [(LinkID, DeviceAddress, BDAddress, KernelSecurityLevel?)] = []
     private var closedRecord: [LinkID] = []
+    private var raisedRecord: [(LinkID, KernelSecurityLevel)] = []
     private var eventRecord: [HostEvent] = []
     var servers: [LinkID: FakeATTServer] = [:]
     var makeServer: () -> FakeATTServer = { GATTFixtures.heartRateServer() }
@@ -19,6 +20,8 @@ final class FakeKernel {
     var commands: [ManagementCommand] { pull(); return commandRecord }
     var opened: [(LinkID, DeviceAddress, BDAddress, KernelSecurityLevel?)] { pull(); return openedRecord }
     var closed: [LinkID] { pull(); return closedRecord }
+    /// BT_SECURITY raises the host asked of link sockets.
+    var raised: [(LinkID, KernelSecurityLevel)] { pull(); return raisedRecord }
     var events: [HostEvent] { pull(); return eventRecord }
 
     /// Carries out the host's actions and takes its events, as the runtime does after every input.
@@ -32,6 +35,7 @@ final class FakeKernel {
                 case let .openChannel(link, peer, adapter, security): openedRecord.append((link, peer, adapter, security))
                 case let .closeChannel(link): closedRecord.append(link)
                 case let .sendATT(link, pdu): servers[link]?.receive(pdu)
+                case let .raiseSecurity(link, level): raisedRecord.append((link, level))
                 }
             }
             while let e = host.pollEvent() {
@@ -72,9 +76,10 @@ final class FakeKernel {
         complete(.success, [0x01, 0x02, 0, 0])
     }
 
-    func connectSocket(_ link: LinkID, mtu: UInt16 = 672) {
+    func connectSocket(_ link: LinkID, mtu: UInt16 = 672, security: KernelSecurityLevel? = nil) {
         servers[link] = makeServer()
-        host.channelConnected(link, info: KernelChannelInfo(receiveMTU: mtu, sendMTU: mtu, handle: 0x40), at: now)
+        host.channelConnected(link, info: KernelChannelInfo(receiveMTU: mtu, sendMTU: mtu, handle: 0x40, security: security),
+                              at: now)
         pump()
     }
 

@@ -54,6 +54,26 @@ final class GATTHarness: GATTClientOutput {
         sessionFailures.append(error)
     }
 
+    /// ATT security refusals the client held a request for, in order.
+    private(set) var securityRequests: [ATTErrorCode] = []
+    /// How the harness answers them after the exchange in progress: false (nothing to raise:
+    /// the request fails with the peer's error), true (sent again), nil (the test answers with
+    /// `finishSecurity`).
+    var securityAnswer: Bool? = false
+    private var securityPending = false
+
+    func securityNeeded(_ link: LinkID, error: ATTErrorCode) {
+        securityRequests.append(error)
+        securityPending = true
+    }
+
+    /// Answers the held request (as a connector does after pairing or encryption).
+    func finishSecurity(raised: Bool) {
+        securityPending = false
+        enter { session.securityFinished(raised: raised, at: now) }
+        pump()
+    }
+
     /// The link table would report the public state; the harness records it as that event.
     func clientStateChanged(_ link: LinkID) {
         events.append(.linkState(link, session.state))
@@ -64,13 +84,18 @@ final class GATTHarness: GATTClientOutput {
     /// Feeds the server's output to the session until the server has nothing more to say.
     func pump() {
         var guardCount = 0
-        while let pdu = server.nextForClient() {
-            guardCount += 1
-            if guardCount > 1_000_000 {
-                Issue.record("harness: more than a million PDUs, the exchange does not end")
-                return
+        while true {
+            while let pdu = server.nextForClient() {
+                guardCount += 1
+                if guardCount > 1_000_000 {
+                    Issue.record("harness: more than a million PDUs, the exchange does not end")
+                    return
+                }
+                enter { session.receive(pdu[...], at: now) }
             }
-            enter { session.receive(pdu[...], at: now) }
+            guard securityPending, let answer = securityAnswer else { return }
+            securityPending = false
+            enter { session.securityFinished(raised: answer, at: now) }
         }
     }
 

@@ -26,6 +26,13 @@ final class HostGATTWorld {
         fileprivate var requestsBeforeThisConnection = 0
         /// L2CAP frames on channels other than ATT that the host sent it (channel, payload).
         fileprivate(set) var otherFrames: [(UInt16, [UInt8])] = []
+        /// Answers frames on other channels (its Security Manager): what it returns goes back
+        /// on the same channel.
+        var onFrame: ((UInt16, [UInt8]) -> [[UInt8]])?
+        /// The controller encrypted its link (LE Enable Encryption succeeded): what it returns
+        /// goes to the host on CID 0x0006 (key distribution).
+        var onEncrypted: ((LEEnableEncryption) -> [[UInt8]])?
+        fileprivate var outbox: [(channel: UInt16, payload: [UInt8])] = []
 
         init(address: DeviceAddress, server: FakeATTServer) {
             self.address = address
@@ -44,6 +51,7 @@ final class HostGATTWorld {
     private var peersByHandle: [UInt16: Peer] = [:]
     private var outboundPartial: [UInt16: [UInt8]] = [:]
     private var aclCursor = 0
+    private var encryptionCursor = 0
     private var nextHandle: UInt16 = 0x0040
     /// Peer → host ACL packets carry at most this many bytes (27: the LE default data length).
     var inboundFragmentSize = 27
@@ -63,8 +71,8 @@ final class HostGATTWorld {
     var now: HostTime { fake.now }
 
     /// A ready host whose controller has `bufferCount` LE ACL buffers of 27 bytes.
-    init(bufferCount: UInt8 = 64) {
-        (host, fake) = readyHost(controller: { $0.leBufferCount = bufferCount })
+    init(bufferCount: UInt8 = 64, configure: (inout HostConfiguration) -> Void = { _ in }) {
+        (host, fake) = readyHost(configure, controller: { $0.leBufferCount = bufferCount })
     }
 
     /// A peer at `peer(n)` served by `server`, which answers Exchange MTU with 247.
@@ -89,6 +97,12 @@ final class HostGATTWorld {
         let op = host.perform(operation, on: link, at: now)
         settle()
         return op
+    }
+
+    /// `p` sends an L2CAP frame on `channel` (a Security Request, say).
+    func send(_ p: Peer, channel: UInt16, _ payload: [UInt8]) {
+        p.outbox.append((channel, payload))
+        settle()
     }
 
     /// The connection of `p` is lost (e.g. supervision timeout).
@@ -117,6 +131,7 @@ final class HostGATTWorld {
         settle()
         fake.clearRecord()
         aclCursor = 0
+        encryptionCursor = 0
     }
 
     /// Carries packets both ways until nothing moves.
@@ -131,6 +146,7 @@ final class HostGATTWorld {
             forgetClosedConnections()
             if completeConnection() { moved = true }
             if completePackets() { moved = true }
+            if noticeEncryption() { moved = true }
             if carryInbound() { moved = true }
             observe()
             if !moved { return }
@@ -183,6 +199,7 @@ final class HostGATTWorld {
                 p.server.receive(payload)
             } else {
                 p.otherFrames.append((channel, payload))
+                if let answer = p.onFrame { p.outbox += answer(channel, payload).map { (channel, $0) } }
             }
         }
         aclCursor = sent.count
@@ -232,14 +249,35 @@ final class HostGATTWorld {
         return true
     }
 
-    /// One PDU from each connected server, in L2CAP on CID 0x0004, cut into ACL packets.
+    /// Links the controller encrypted since the last look: their peers hear of it.
+    private func noticeEncryption() -> Bool {
+        let requests = fake.commands(LEEnableEncryption.self)
+        guard encryptionCursor < requests.count else { return false }
+        for e in requests[encryptionCursor...] where fake.encryptionStatus.isSuccess && fake.encryptionChangeStatus.isSuccess {
+            if let p = peersByHandle[e.connectionHandle], let f = p.onEncrypted { p.outbox += f(e).map { (0x0006, $0) } }
+        }
+        encryptionCursor = requests.count
+        return true
+    }
+
+    /// One frame from each connected peer — its other channels first, then its ATT server —
+    /// in L2CAP, cut into ACL packets.
     private func carryInbound() -> Bool {
         var moved = false
         for p in peers {
-            guard let handle = p.handle, let pdu = p.server.nextForClient() else { continue }
+            guard let handle = p.handle else { continue }
+            let channel: UInt16
+            let pdu: [UInt8]
+            if !p.outbox.isEmpty {
+                (channel, pdu) = p.outbox.removeFirst()
+            } else if let att = p.server.nextForClient() {
+                (channel, pdu) = (0x0004, att)
+            } else {
+                continue
+            }
             moved = true
             let length = UInt16(pdu.count)
-            let frame = [UInt8(length & 0xFF), UInt8(length >> 8), 0x04, 0x00] + pdu
+            let frame = [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(channel & 0xFF), UInt8(channel >> 8)] + pdu
             var start = 0
             while start < frame.count {
                 let end = min(frame.count, start + inboundFragmentSize)

@@ -35,20 +35,32 @@ final class RtstackProcess: @unchecked Sendable {
     /// When the child exited, stamped on Foundation's own thread: `elapsed` is then the
     /// child's run time, not the time until a busy test pool got round to looking.
     private let exit = ExitStamp()
+    private var input: Pipe?
 
-    /// Starts `rtstack ARGUMENTS`; fails the test (never skips) when the product is not built.
-    convenience init(_ arguments: [String], timeout: Double) throws {
-        try self.init(executable: try PackagePaths.rtstackBinary(), arguments, timeout: timeout)
+    /// One line to its stdin (started with `stdin: true`).
+    func send(_ line: String) {
+        try? input?.fileHandleForWriting.write(contentsOf: Array((line + "\n").utf8))
     }
 
-    /// Starts another program the same way (tshark).
-    init(executable: URL, _ arguments: [String], timeout: Double) throws {
+    /// Starts `rtstack ARGUMENTS`; fails the test (never skips) when the product is not built.
+    convenience init(_ arguments: [String], timeout: Double, stdin: Bool = false) throws {
+        try self.init(executable: try PackagePaths.rtstackBinary(), arguments, timeout: timeout, stdin: stdin)
+    }
+
+    /// Starts another program the same way (tshark). With `stdin`, `send` writes lines to it.
+    init(executable: URL, _ arguments: [String], timeout: Double, stdin: Bool = false) throws {
         self.arguments = arguments
         self.timeout = timeout
         process.executableURL = executable
         process.arguments = arguments
         let o = Pipe(), e = Pipe()
-        process.standardInput = FileHandle.nullDevice
+        if stdin {
+            let i = Pipe()
+            input = i
+            process.standardInput = i
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         process.standardOutput = o
         process.standardError = e
         process.terminationHandler = { [exit] _ in exit.stamp() }
@@ -77,6 +89,8 @@ final class RtstackProcess: @unchecked Sendable {
     }
 
     var events: [JSONValue] { out.json }
+    /// What it wrote to stderr so far.
+    var stderrText: String { err.text }
     var elapsed: Double {
         guard let end = exit.date else { return seconds(since: started) }
         return end.timeIntervalSince(started)

@@ -95,6 +95,20 @@ UNIMPLEMENTED_COMMANDS = {
     hci.HCI_LE_REMOTE_CONNECTION_PARAMETER_REQUEST_NEGATIVE_REPLY_COMMAND,
 }
 
+# Address resolution (fix 7): stock claims LL Privacy and accepts the resolving list, but resolves
+# nothing. A host that believed it would connect to identity addresses nobody answers to.
+RESOLVING_LIST_COMMANDS = {
+    hci.HCI_LE_ADD_DEVICE_TO_RESOLVING_LIST_COMMAND,
+    hci.HCI_LE_REMOVE_DEVICE_FROM_RESOLVING_LIST_COMMAND,
+    hci.HCI_LE_CLEAR_RESOLVING_LIST_COMMAND,
+    hci.HCI_LE_READ_RESOLVING_LIST_SIZE_COMMAND,
+    hci.HCI_LE_READ_PEER_RESOLVABLE_ADDRESS_COMMAND,
+    hci.HCI_LE_READ_LOCAL_RESOLVABLE_ADDRESS_COMMAND,
+    hci.HCI_LE_SET_ADDRESS_RESOLUTION_ENABLE_COMMAND,
+    hci.HCI_LE_SET_RESOLVABLE_PRIVATE_ADDRESS_TIMEOUT_COMMAND,
+    hci.HCI_LE_SET_PRIVACY_MODE_COMMAND,
+}
+
 EventSink = Callable[..., None]
 
 
@@ -229,7 +243,8 @@ class WorldController(bumble_controller.Controller):
             self.le_features = self.le_features & ~(
                 hci.LeFeatureMask.LE_EXTENDED_ADVERTISING | hci.LeFeatureMask.LE_PERIODIC_ADVERTISING
             )
-        self.supported_commands = set(self.supported_commands) - UNIMPLEMENTED_COMMANDS
+        self.le_features = self.le_features & ~hci.LeFeatureMask.LL_PRIVACY
+        self.supported_commands = set(self.supported_commands) - UNIMPLEMENTED_COMMANDS - RESOLVING_LIST_COMMANDS
         self.filter_accept_list: set[tuple[bytes, bool]] = set()
         self._seen: set[tuple[bytes, bool, str]] = set()
         self._scan_timer: asyncio.TimerHandle | None = None
@@ -309,6 +324,10 @@ class WorldController(bumble_controller.Controller):
         if opcode >> 10 == 0x3F:  # vendor specific: stock Bumble's parser crashed here
             self._fault('vendor_command', opcode=f'0x{opcode:04X}')
             self.send_raw(command_complete(opcode, bytes([UNKNOWN_HCI_COMMAND])))
+            return
+        if opcode in RESOLVING_LIST_COMMANDS:  # fix 7: not listed, so not taken either
+            self._fault('unknown_command', opcode=f'0x{opcode:04X}', name='resolving list')
+            reject(UNKNOWN_HCI_COMMAND)
             return
         try:
             command = hci.HCI_Command.from_bytes(packet)

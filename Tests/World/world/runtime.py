@@ -404,6 +404,13 @@ class World:
         peripheral.type_passkey(int(request['passkey']))
         return {'device': peripheral.name}
 
+    async def cmd_rotate(self, request) -> dict[str, Any]:
+        """A `privacy` Secure device advertises with a new resolvable private address."""
+        peripheral = self.device(request.get('device'))
+        if not isinstance(peripheral, Secure):
+            raise KeyError('private addresses are rotated on secure devices')
+        return {'device': peripheral.name, 'address': await peripheral.rotate()}
+
     async def cmd_hostile(self, request) -> dict[str, Any]:
         behaviours = parse_behaviours(request.get('behaviours', []))
         peripheral = self.device(request.get('device'))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from bumble import gatt, pairing
+from bumble import gatt, hci, pairing
 
 from world.peripherals import READ, Peripheral, ad, uuid128_bytes
 
@@ -50,6 +50,7 @@ PROFILES: dict[str, tuple[IO, bool, bool, str]] = {
     'security-request': (IO.NO_OUTPUT_NO_INPUT, True, False, 'security_request'),
     'hostile-public-key': (IO.NO_OUTPUT_NO_INPUT, True, False, 'corrupt_public_key'),
     'hostile-confirm': (IO.NO_OUTPUT_NO_INPUT, True, False, 'corrupt_confirm'),
+    'privacy': (IO.NO_OUTPUT_NO_INPUT, True, False, 'privacy'),
 }
 
 
@@ -109,6 +110,39 @@ class Secure(Peripheral):
     def world_name(self) -> str:
         return f'Secure {self.number}'
 
+    # -- privacy ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self.extra == 'privacy':
+            await self.device.power_on()
+            await self._use_new_rpa()
+            if self.advertise_wanted:
+                await self._advertise(True)
+            self.set_rate(self.rate)
+            return
+        await super().start()
+
+    async def _use_new_rpa(self) -> str:
+        """A new resolvable private address from the device's IRK (which it distributes when
+        pairing), set on its controller before it advertises with it."""
+        rpa = hci.Address.generate_private_address(self.device.irk)
+        await self.device.send_command(hci.HCI_LE_Set_Random_Address_Command(random_address=rpa))
+        self.device.random_address = rpa
+        self.rpa = str(rpa).split('/')[0]
+        return self.rpa
+
+    async def rotate(self) -> str:
+        """Advertises with a new RPA (the link, if any, keeps its own)."""
+        if self.extra != 'privacy':
+            raise KeyError(f'{self.name} does not use private addresses (profile privacy)')
+        advertising = self.advertising
+        if advertising:
+            await self._advertise(False)
+        address = await self._use_new_rpa()
+        self.world.event('rpa', device=self.name, address=address)
+        if advertising or (self.advertise_wanted and not self.device.connections):
+            await self._advertise(True)
+        return address
+
     def advertising_data(self) -> bytes:
         return ad(0x01, bytes([0x06])) + ad(0x07, uuid128_bytes(SECURE_SERVICE)) + ad(0x09, self.name.encode())
 
@@ -121,8 +155,13 @@ class Secure(Peripheral):
         return [gatt.Service(SECURE_SERVICE, [encrypted, authenticated])]
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), 'profile': self.profile,
-                'passkey': DISPLAYED_PASSKEY if self.profile in ('passkey-display', 'legacy-passkey') else None}
+        out = {**super().describe(), 'profile': self.profile,
+               'passkey': DISPLAYED_PASSKEY if self.profile in ('passkey-display', 'legacy-passkey') else None}
+        if self.extra == 'privacy':
+            # The address it advertises with now; the identity it distributes is its public one.
+            out['address'] = getattr(self, 'rpa', self.address)
+            out['identity'] = self.public_address
+        return out
 
     # -- pairing ------------------------------------------------------------------------------
     def _on_connection(self, connection) -> None:

@@ -23,7 +23,7 @@ from world.rawhci import (
     LE_CREATE_CONNECTION_CANCEL, LE_READ_BUFFER_SIZE, LE_SET_DATA_LENGTH, LE_SET_EVENT_MASK,
     LE_SET_EXTENDED_SCAN_ENABLE, LE_SET_EXTENDED_SCAN_PARAMETERS, LE_SET_RANDOM_ADDRESS,
     LE_SET_SCAN_ENABLE, LE_SET_SCAN_PARAMETERS, READ_CLOCK_OFFSET, READ_REMOTE_VERSION, READ_RSSI,
-    RESET, Event, L2cap, RawHci, ad_structures, address_bytes, parse_reports,
+    RESET, Event, L2cap, RawHci, ad_structures, address_bytes, opcode, parse_reports,
 )
 
 RATE = 20.0
@@ -252,6 +252,18 @@ async def test_unknown_and_vendor_commands(ctx: Context) -> None:
     check(answer[:2] == ('complete', 0x12), f'malformed LE Set Scan Enable answered {answer}')
     answer = await ctx.hci.command(READ_REMOTE_VERSION, struct.pack('<H', 0x0ABC))
     check(answer[:2] == ('status', 0x02), f'Read Remote Version of unknown handle answered {answer}')
+
+
+@test
+async def test_no_address_resolution(ctx: Context) -> None:
+    features = await ctx.ok(opcode(0x08, 0x0003))
+    check(not features[0] & 0x40, f'LE features {features.hex()} claim LL Privacy')
+    commands = await ctx.ok(opcode(0x04, 0x0002))
+    check(not commands[34] & (1 << 3 | 1 << 5) and not commands[35] & 0x02,
+          'the supported commands list the resolving list')
+    for op in (opcode(0x08, 0x0029), opcode(0x08, 0x002D)):
+        answer = await ctx.hci.command(op, b'\x01' if op == opcode(0x08, 0x002D) else b'')
+        check(answer[:2] == ('complete', 0x01), f'resolving-list command 0x{op:04X} answered {answer}')
 
 
 @test

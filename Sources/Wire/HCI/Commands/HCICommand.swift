@@ -103,3 +103,25 @@ extension HCICommandWithoutParameters {
     public var summary: String { "" }
     public func describeFields(into fields: inout FieldList) {}
 }
+
+/// A command whose only parameter is a Connection_Handle (Read Remote Version Information, LE
+/// Read Remote Features, Read Encryption Key Size, …): the codec and the description are the
+/// same for all of them.
+public protocol HCIConnectionHandleCommand: HCICommand {
+    var connectionHandle: UInt16 { get }
+    init(connectionHandle: UInt16)
+}
+
+extension HCIConnectionHandleCommand {
+    public init(decoding r: inout ByteReader) throws(WireError) {
+        self.init(connectionHandle: try r.u16("Connection_Handle"))
+    }
+
+    public func encode(into w: inout ByteWriter) { w.u16(connectionHandle) }
+
+    public var summary: String { "handle " + HCICommandFormat.handle(connectionHandle) }
+
+    public func describeFields(into fields: inout FieldList) {
+        fields.add("Handle", HCICommandFormat.handle(connectionHandle))
+    }
+}

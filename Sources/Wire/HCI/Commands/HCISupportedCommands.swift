@@ -59,6 +59,7 @@ public struct HCISupportedCommands: Hashable, Sendable {
         Entry(opcode: 0x1005, octet: 14, bit: 7),   // Read Buffer Size
         Entry(opcode: 0x1009, octet: 15, bit: 1),   // Read BD_ADDR
         Entry(opcode: 0x1405, octet: 15, bit: 5),   // Read RSSI
+        Entry(opcode: 0x1408, octet: 20, bit: 4),   // Read Encryption Key Size
         Entry(opcode: 0x0C6D, octet: 24, bit: 6),   // Write LE Host Support
         Entry(opcode: 0x2001, octet: 25, bit: 0),   // LE Set Event Mask
         Entry(opcode: 0x2002, octet: 25, bit: 1),   // LE Read Buffer Size [v1]
@@ -79,12 +80,16 @@ public struct HCISupportedCommands: Hashable, Sendable {
         Entry(opcode: 0x2013, octet: 27, bit: 2),   // LE Connection Update
         Entry(opcode: 0x2016, octet: 27, bit: 5),   // LE Read Remote Features
         Entry(opcode: 0x2019, octet: 28, bit: 0),   // LE Enable Encryption
+        Entry(opcode: 0x201B, octet: 28, bit: 2),   // LE Long Term Key Request Negative Reply
         Entry(opcode: 0x201C, octet: 28, bit: 3),   // LE Read Supported States
         Entry(opcode: 0x2020, octet: 33, bit: 4),   // LE Remote Connection Parameter Request Reply
         Entry(opcode: 0x2021, octet: 33, bit: 5),   // … Negative Reply
         Entry(opcode: 0x2022, octet: 33, bit: 6),   // LE Set Data Length
         Entry(opcode: 0x2023, octet: 33, bit: 7),   // LE Read Suggested Default Data Length
         Entry(opcode: 0x2024, octet: 34, bit: 0),   // LE Write Suggested Default Data Length
+        Entry(opcode: 0x2027, octet: 34, bit: 3),   // LE Add Device To Resolving List
+        Entry(opcode: 0x2029, octet: 34, bit: 5),   // LE Clear Resolving List
+        Entry(opcode: 0x202D, octet: 35, bit: 1),   // LE Set Address Resolution Enable
         Entry(opcode: 0x202F, octet: 35, bit: 3),   // LE Read Maximum Data Length
         Entry(opcode: 0x2030, octet: 35, bit: 4),   // LE Read PHY
         Entry(opcode: 0x2031, octet: 35, bit: 5),   // LE Set Default PHY
@@ -92,6 +97,7 @@ public struct HCISupportedCommands: Hashable, Sendable {
         Entry(opcode: 0x2041, octet: 37, bit: 5),   // LE Set Extended Scan Parameters
         Entry(opcode: 0x2042, octet: 37, bit: 6),   // LE Set Extended Scan Enable
         Entry(opcode: 0x2043, octet: 37, bit: 7),   // LE Extended Create Connection [v1]
+        Entry(opcode: 0x204E, octet: 39, bit: 2),   // LE Set Privacy Mode
         Entry(opcode: 0x2060, octet: 41, bit: 5),   // LE Read Buffer Size [v2]
     ]
 }

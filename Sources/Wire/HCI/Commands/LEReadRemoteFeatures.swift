@@ -1,7 +1,7 @@
 /// HCI_LE_Read_Remote_Features (Core Spec v5.4 Vol 4, Part E, §7.8.21): asks the peer's link
 /// layer for its LE features. Answered with Command Status; LE Read Remote Features Complete
 /// follows.
-public struct LEReadRemoteFeatures: HCICommand, Hashable {
+public struct LEReadRemoteFeatures: HCIConnectionHandleCommand, Hashable {
     public typealias ReturnParameters = NoReturnParameters
     public static let opcode = HCIOpcode.leReadRemoteFeatures
     public static let completesWithStatus = true
@@ -9,16 +9,4 @@ public struct LEReadRemoteFeatures: HCICommand, Hashable {
     public var connectionHandle: UInt16
 
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
-
-    public init(decoding r: inout ByteReader) throws(WireError) {
-        connectionHandle = try r.u16("Connection_Handle")
-    }
-
-    public func encode(into w: inout ByteWriter) { w.u16(connectionHandle) }
-
-    public var summary: String { "handle " + HCICommandFormat.handle(connectionHandle) }
-
-    public func describeFields(into fields: inout FieldList) {
-        fields.add("Handle", HCICommandFormat.handle(connectionHandle))
-    }
 }

@@ -1,7 +1,7 @@
 /// HCI_Read_Remote_Version_Information (Core Spec v5.4 Vol 4, Part E, §7.1.23): asks the peer
 /// for its Core version and company. Answered with Command Status; Read Remote Version
 /// Information Complete follows.
-public struct ReadRemoteVersionInformation: HCICommand, Hashable {
+public struct ReadRemoteVersionInformation: HCIConnectionHandleCommand, Hashable {
     public typealias ReturnParameters = NoReturnParameters
     public static let opcode = HCIOpcode.readRemoteVersionInformation
     public static let completesWithStatus = true
@@ -9,16 +9,4 @@ public struct ReadRemoteVersionInformation: HCICommand, Hashable {
     public var connectionHandle: UInt16
 
     public init(connectionHandle: UInt16) { self.connectionHandle = connectionHandle }
-
-    public init(decoding r: inout ByteReader) throws(WireError) {
-        connectionHandle = try r.u16("Connection_Handle")
-    }
-
-    public func encode(into w: inout ByteWriter) { w.u16(connectionHandle) }
-
-    public var summary: String { "handle " + HCICommandFormat.handle(connectionHandle) }
-
-    public func describeFields(into fields: inout FieldList) {
-        fields.add("Handle", HCICommandFormat.handle(connectionHandle))
-    }
 }

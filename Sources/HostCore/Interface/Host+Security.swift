@@ -1,0 +1,6 @@
+/// Defaults for hosts without security (test doubles, replays): no pairing, no bonds.
+extension Host {
+    public func answerPairing(_ link: LinkID, _ answer: PairingAnswer, at now: HostTime) {}
+    public func secure(_ link: LinkID, _ need: SecurityNeed, at now: HostTime) {}
+    public var bonds: [BondRecord] { [] }
+}
