@@ -9,8 +9,10 @@ import PackageDescription
 //   SecurityCrypto            HostCore's SecurityCryptography over Nettle (CNettle)
 //   Runtime                   loops, transports, both backends' drivers, Central (Capture,
 //                             HostCore; CBluetooth for the kernel's socket ABI)
-//   MQTT, Gateway, Service    beside Runtime: the MQTT client (CMosquitto, dlopen'd), the
-//                             gateway's pure parts (CYAML, CNettle for BTHome), systemd
+//   MQTT, Service             beside Runtime: the MQTT client (CMosquitto, dlopen'd), systemd
+//   Gateway                   the gateway's sans-I/O controller, topics, payloads, configuration
+//                             (HostCore, Sensors, RunTracker, Dissector, MQTT, Service; CYAML,
+//                             CNettle for BTHome)
 //   RTStackCLI → rtstack      the commands, assembling all of the above
 // See Docs/architecture.md.
 /// Targets off the data path (command-line handling, presentation, the gateway's publishing,
@@ -68,7 +70,7 @@ let package = Package(
         // The MQTT client, driven from a poll loop the caller owns (Docs/gateway.md).
         .target(name: "MQTT", dependencies: ["CMosquitto"], swiftSettings: optimizeForSize),
         // The gateway's pure parts: topics, payloads, Home Assistant discovery, configuration.
-        .target(name: "Gateway", dependencies: ["Wire", "Sensors", "Dissector", "MQTT", "CYAML", "CNettle"],
+        .target(name: "Gateway", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Dissector", "MQTT", "Service", "CYAML", "CNettle"],
                 swiftSettings: optimizeForSize,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libnettle.a"])]),
         // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
@@ -77,27 +79,30 @@ let package = Package(
                 swiftSettings: optimizeForSize,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "SecurityCrypto", "CBluetooth"]),
-        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "SecurityCrypto"],
+        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service", "SecurityCrypto"],
                 swiftSettings: optimizeForSize),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
         // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack
         // as a library or looks its symbols up at run time, so they stay out (Docs/embedded.md).
+        // Release builds fold identical functions whose address is never taken (--icf=safe, gold
+        // and lld): generic specialisations repeat; 258 KB of the stripped binary.
         // A release rtstack is linked as a position-dependent executable (-no-pie), as Swift's
         // fully static SDK links them: the PIE's relocation table was 0.88 MB of the board
         // binary. The libraries, heap and stack are still randomized; the code image is not
         // (Docs/embedded.md weighs it).
         .executableTarget(name: "rtstack", dependencies: ["RTStackCLI"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
-                                           .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]),
+                                           .unsafeFlags(["-Xlinker", "--icf=safe", "-Xclang-linker", "-no-pie"],
+                                                        .when(platforms: [.linux], configuration: .release))]),
         // Benchmarks of issue 6 (print figures, assert nothing; Docs/performance.md).
         .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT", "SecurityCrypto", "TestSupport"]),
         // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
         // reports); never linked into the product.
-        .target(name: "TestSupport", dependencies: ["Wire"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Wire", "MQTT"], path: "Tests/TestSupport"),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
-        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "HostCore", "Runtime", "TestSupport"]),
+        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "Gateway", "HostCore", "Runtime", "TestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["HostCore", "SecurityCrypto", "Runtime", "Wire", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "SecurityCrypto", "Wire", "TestSupport"]),
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire", "TestSupport"]),
@@ -107,7 +112,7 @@ let package = Package(
         .executableTarget(name: "rtstack-mqtt-probe", dependencies: ["MQTT"], path: "Tests/MQTTProbe"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "Sensors", "MQTT", "Wire", "RTStackCLI", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Wire", "RTStackCLI", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker", "Capture", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -23,6 +23,8 @@ public enum RTStackCLI {
         (DecodeCommand.spec, { (a, c) throws(UsageError) in try DecodeCommand.run(a, c) }),
         (MonitorCommand.spec, { (a, c) throws(UsageError) in try MonitorCommand.run(a, c) }),
         (AdaptersCommand.spec, AdaptersCommand.run),
+        (GatewayServiceCommand.spec, { (a, c) throws(UsageError) in try GatewayServiceCommand.run(a, c) }),
+        (StatusCommand.spec, StatusCommand.run),
     ]
 
     static let topSpec = CommandSpec(

@@ -11,8 +11,7 @@ import Glibc
 public final class ServiceNotifier {
     public let socketPath: String
     private let fd: Int32
-    private var address = sockaddr_un()
-    private let addressLength: socklen_t
+    private let address: UnixSocketAddress
 
     /// The notifier for this process when systemd started it with `Type=notify` (NOTIFY_SOCKET
     /// is set); nil otherwise, and the service works the same without it.
@@ -28,16 +27,10 @@ public final class ServiceNotifier {
         guard path.hasPrefix("/") || path.hasPrefix("@") else {
             throw ServiceNotifierError.unsupportedAddress(path)
         }
-        var bytes = Array(path.utf8)
-        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { throw ServiceNotifierError.pathTooLong(path, limit: capacity - 1) }
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
+        guard let a = UnixSocketAddress(path, abstract: true) else {
+            throw ServiceNotifierError.pathTooLong(path, limit: UnixSocketAddress.limit)
         }
-        // Abstract names are exactly their bytes; paths end with their NUL.
-        addressLength = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (bytes[0] == 0 ? 0 : 1))
+        address = a
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ServiceNotifierError.system("socket(AF_UNIX, SOCK_DGRAM)", errno) }
     }
@@ -48,10 +41,8 @@ public final class ServiceNotifier {
     public func send(_ assignments: [String]) throws(ServiceNotifierError) {
         let message = Array(assignments.joined(separator: "\n").utf8)
         let n = message.withUnsafeBytes { m in
-            withUnsafePointer(to: &address) { a in
-                a.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                    sendto(fd, m.baseAddress, m.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), sa, addressLength)
-                }
+            address.withSockaddr { sa, length in
+                sendto(fd, m.baseAddress, m.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), sa, length)
             }
         }
         if n < 0 { throw ServiceNotifierError.system("sendto \(socketPath)", errno) }

@@ -1,3 +1,4 @@
+import Gateway
 import Testing
 @testable import RTStackCLI
 import Runtime
@@ -48,7 +49,8 @@ import Runtime
             let names = c.spec.options.map(\.name)
             #expect(Set(names).count == names.count, "\(c.spec.name) declares an option twice: \(names)")
             for n in names {
-                #expect(OptionKey(rawValue: n) != nil, "\(c.spec.name): --\(n) has no OptionKey")
+                #expect(OptionKey(rawValue: n) != nil || GatewaySettings.setting(option: n) != nil,
+                        "\(c.spec.name): --\(n) has no OptionKey and is no gateway setting")
             }
         }
     }

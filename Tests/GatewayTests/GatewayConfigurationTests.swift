@@ -155,7 +155,7 @@ import Wire
             "mqtt-password": "p", "mqtt-password-file": "/etc/p", "mqtt-ca": "/etc/ca.pem", "mqtt-cert": "/etc/c.pem",
             "mqtt-key": "/etc/k.pem", "mqtt-prefix": "home/ble", "mqtt-qos": "0", "mqtt-retain": "true",
             "mqtt-keepalive": "60", "mqtt-queue-limit": "99", "mqtt-discovery": "false", "mqtt-discovery-prefix": "ha",
-            "passive": "eddystone",
+            "passive": "eddystone", "control-socket": "/run/rtstack/g.sock", "control-mode": "0600", "control-group": "rtstack",
         ]
         #expect(Set(samples.keys) == Set(GatewaySettings.all.map(\.option)))
         for s in GatewaySettings.all {

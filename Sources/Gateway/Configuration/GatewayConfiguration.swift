@@ -15,8 +15,23 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var mqtt = MQTTSettings()
     public var devices: [DeviceRule] = []
     public var passive = PassiveFormats()
+    public var control = ControlSettings()
 
     public init() {}
+
+    /// The local control socket (JSON Lines over a Unix socket, Docs/gateway.md).
+    public struct ControlSettings: Sendable, Equatable {
+        /// The socket's path; nil: the default (`$RUNTIME_DIRECTORY`, else `$XDG_RUNTIME_DIR/rtstack`,
+        /// else /tmp/rtstack-<uid>, each with `gateway.sock`); "off": no control socket.
+        public var socket: String?
+        /// The socket file's permissions: who may connect.
+        public var mode = 0o660
+        /// The socket file's group (with `mode` 0660: the members of this group may connect).
+        public var group: String?
+        public init() {}
+
+        public var isOff: Bool { socket == "off" }
+    }
 
     public struct MQTTSettings: Sendable, Equatable {
         public var broker: MQTTBrokerURL?

@@ -57,6 +57,15 @@ public enum GatewaySettings {
         ["user-channel", "kernel"].contains(s) ? .success(s) : .failure("wants user-channel or kernel, got '\(s)'")
     }
 
+    /// File permissions written in octal: 0660, 660, 0o660.
+    static func fileMode(_ s: String) -> Result<Int, ValueProblem> {
+        let digits = s.hasPrefix("0o") ? String(s.dropFirst(2)) : s
+        guard !digits.isEmpty, digits.count <= 4, let v = Int(digits, radix: 8), v <= 0o777 else {
+            return .failure("wants permissions in octal (0660), got '\(s)'")
+        }
+        return .success(v)
+    }
+
     static func passiveFormat(_ s: String) -> Result<String, ValueProblem> {
         ["ibeacon", "eddystone", "bthome"].contains(s) ? .success(s) : .failure("wants ibeacon, eddystone or bthome, got '\(s)'")
     }
@@ -141,6 +150,19 @@ public enum GatewaySettings {
         GatewaySetting(path: "mqtt.discovery_prefix", option: "mqtt-discovery-prefix", valueName: "PREFIX",
                        help: "Home Assistant's discovery prefix (default homeassistant)", isList: false) { c, v in
             scalar(v, { ConfigurationValue.parseTopic($0, levels: 1...8) }) { c.mqtt.discoveryPrefix = $0 }
+        },
+        GatewaySetting(path: "control.socket", option: "control-socket", valueName: "PATH|off",
+                       help: "the local control socket (default $RUNTIME_DIRECTORY/gateway.sock, else $XDG_RUNTIME_DIR/rtstack/gateway.sock)",
+                       isList: false) { c, v in
+            scalar(v, text) { c.control.socket = $0 }
+        },
+        GatewaySetting(path: "control.mode", option: "control-mode", valueName: "OCTAL",
+                       help: "the control socket's permissions (default 0660: owner and group)", isList: false) { c, v in
+            scalar(v, fileMode) { c.control.mode = $0 }
+        },
+        GatewaySetting(path: "control.group", option: "control-group", valueName: "GROUP",
+                       help: "the control socket's group (default: the gateway's)", isList: false) { c, v in
+            scalar(v, text) { c.control.group = $0 }
         },
         GatewaySetting(path: "passive", option: "passive", valueName: "ibeacon|eddystone|bthome",
                        help: "publish this advertisement format for every device heard (repeat for several)", isList: true) { c, v in

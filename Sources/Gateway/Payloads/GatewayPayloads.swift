@@ -37,28 +37,40 @@ public enum GatewayPayloads {
     /// A link's state: `{"state":"ready","address":"C1:…/random","name":"Heart 1","adapter":"hci0","rssi":-61,"time":"…"}`.
     public static func deviceState(_ r: DeviceStateReport, time: Double) -> String {
         var o = JSONObject()
+        addDeviceState(r, into: &o)
+        o.add("time", UnixTime.iso8601(time))
+        return o.finished
+    }
+
+    /// A link state's fields, shared by the MQTT state message and the control socket's device list.
+    static func addDeviceState(_ r: DeviceStateReport, into o: inout JSONObject) {
         o.add("state", r.state)
         o.add("address", r.address)
         if let n = r.name { o.add("name", n) }
         if let a = r.adapter { o.add("adapter", a) }
         if let rssi = r.rssi { o.add("rssi", rssi) }
         if let why = r.reason { o.add("reason", why) }
-        o.add("time", UnixTime.iso8601(time))
-        return o.finished
     }
 
     /// An adapter: `{"adapter":"hci0","state":"up","backend":"user-channel","address":"…","links":3,"slots_free":2,"time":"…"}`.
     public static func adapterStatus(_ r: AdapterStatusReport, time: Double) -> String {
         var o = JSONObject()
+        addAdapterStatus(r, linksKey: "links", into: &o)
+        o.add("time", UnixTime.iso8601(time))
+        return o.finished
+    }
+
+    /// An adapter's fields, shared by the MQTT status message (`links`) and the control socket's
+    /// adapter list (`slots_used`, next to `slots_free`).
+    static func addAdapterStatus(_ r: AdapterStatusReport, linksKey: String, into o: inout JSONObject) {
         o.add("adapter", r.adapter)
         o.add("state", r.state)
         if let b = r.backend { o.add("backend", b) }
         if let a = r.address { o.add("address", a) }
-        o.add("links", r.links)
+        o.add(linksKey, r.links)
         if let free = r.slotsFree { o.add("slots_free", free) }
+        if let limit = r.slotLimit { o.add("slot_limit", limit) }
         if let why = r.reason { o.add("reason", why) }
-        o.add("time", UnixTime.iso8601(time))
-        return o.finished
     }
 
     /// The gateway itself: version, uptime, devices and the MQTT client's counters.
@@ -126,16 +138,19 @@ public struct AdapterStatusReport: Sendable, Hashable {
     public var links: Int
     /// Connection slots the controller has left, when known.
     public var slotsFree: Int?
+    /// Links the controller takes at most, once learned (a refusal, LE Supported States).
+    public var slotLimit: Int?
     public var reason: String?
 
     public init(adapter: String, state: String, backend: String? = nil, address: String? = nil, links: Int = 0,
-                slotsFree: Int? = nil, reason: String? = nil) {
+                slotsFree: Int? = nil, slotLimit: Int? = nil, reason: String? = nil) {
         self.adapter = adapter
         self.state = state
         self.backend = backend
         self.address = address
         self.links = links
         self.slotsFree = slotsFree
+        self.slotLimit = slotLimit
         self.reason = reason
     }
 }

@@ -11,22 +11,27 @@ public enum GatewayReply {
         var o = header(id: c.requestID, operation: c.operation, target: c.target.description)
         o.add("ok", true)
         if let v = value {
-            o.add("value", Hex.string(v))
-            if let uuid = characteristicUUID ?? { if case .uuid(let u) = c.target { return u } else { return nil } }(),
-               let decoded = SensorValueDecoder.decode(uuid: uuid, value: v) {
-                if decoded.isMalformed {
-                    o.add("issue", decoded.summary)
-                } else {
-                    var d = JSONObject()
-                    for q in decoded.quantities {
-                        d.add(q.key, raw: GatewayPayloads.measurementValue(q))
-                    }
-                    o.add("decoded", d)
-                }
-            }
+            let uuid = characteristicUUID ?? { if case .uuid(let u) = c.target { return u } else { return nil } }()
+            addValue(v, uuid: uuid, into: &o)
         }
         o.add("time", UnixTime.iso8601(time))
         return o.finished
+    }
+
+    /// `"value":"hex"`, and `"decoded"` (its quantities) or `"issue"` when rtstack decodes the
+    /// characteristic.
+    public static func addValue(_ v: [UInt8], uuid: BluetoothUUID?, into o: inout JSONObject) {
+        o.add("value", Hex.string(v))
+        guard let uuid, let decoded = SensorValueDecoder.decode(uuid: uuid, value: v) else { return }
+        if decoded.isMalformed {
+            o.add("issue", decoded.summary)
+        } else {
+            var d = JSONObject()
+            for q in decoded.quantities {
+                d.add(q.key, raw: GatewayPayloads.measurementValue(q))
+            }
+            o.add("decoded", d)
+        }
     }
 
     public static func failure(_ c: GatewayCommand, error: String, time: Double) -> String {

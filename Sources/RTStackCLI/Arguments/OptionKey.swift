@@ -14,6 +14,7 @@ public enum OptionKey: String, Sendable, CaseIterable {
     case characteristic
     case config
     case confirmNumbers = "confirm-numbers"
+    case controlSocket = "control-socket"
     case device
     case duration
     case environment

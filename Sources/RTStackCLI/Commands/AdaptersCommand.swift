@@ -9,25 +9,31 @@ import Runtime
 enum AdaptersCommand {
     static let spec = CommandSpec(
         name: "adapters",
-        usage: "rtstack adapters [--json]",
-        summary: "List the kernel's Bluetooth adapters (for --adapter hciN): address, up/down, user channel.",
+        usage: "rtstack adapters [--json] [--control-socket PATH]",
+        summary: "List the kernel's Bluetooth adapters (for --adapter hciN): address, up/down, user channel; and a running gateway's, with their connection slots.",
         options: [
             .init(.json, "JSON Lines: one object per adapter"),
+            .init(.controlSocket, value: "PATH", "also list the adapters of the gateway on this control socket (default: its default path, when a gateway listens there)"),
         ],
         details: """
         'user channel' says whether another program (rtstack, Bumble …) holds the adapter
-        exclusively; such an adapter cannot be opened until that program exits.
-        Exit status: 0 listed (also when there are none), 3 this kernel has no Bluetooth support.
+        exclusively; such an adapter cannot be opened until that program exits. A running
+        `rtstack gateway` holds its adapters so: its own list follows, with the connection slots
+        each adapter has used and has free (`rtstack status` shows its devices too).
+        Exit status: 0 listed (also when there are none), 3 this kernel has no Bluetooth support
+        and no gateway answered.
         """)
 
     static func run(_ words: [String], _ console: Console) async throws(UsageError) -> ExitCode {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
         let json = args.flag(.json)
+        let gateway = gatewayAdapters(path: args.value(.controlSocket), json: json, console: console)
         let adapters: [HCIAdapterInfo]
         do {
             adapters = try HCIAdapters.list()
         } catch {
+            if gateway { return .success }
             console.err.line("rtstack: \(AdapterAdvice.text(for: error))")
             return .adapter
         }
@@ -44,6 +50,28 @@ enum AdaptersCommand {
             for a in adapters { console.out.line(textLine(a)) }
         }
         return .success
+    }
+
+    /// A running gateway's adapters with their slots, when one answers; whether one did. A path
+    /// given that nobody answers on is said; the default path is only tried.
+    static func gatewayAdapters(path given: String?, json: Bool, console: Console) -> Bool {
+        let path = given ?? ControlServer.defaultPath()
+        do {
+            let client = try ControlClient(path: path, timeout: 2)
+            defer { client.close() }
+            if json {
+                console.out.line(try client.request(#"{"op":"adapters"}"#))
+            } else {
+                let answer = try client.call(#"{"op":"adapters"}"#)
+                console.out.line("gateway on \(path):")
+                for line in StatusCommand.adapterLines(answer["adapters"]) { console.out.line("  " + line) }
+                console.out.line("")
+            }
+            return true
+        } catch {
+            if given != nil { console.err.line("rtstack: \(error.description)") }
+            return false
+        }
     }
 
     static func userChannelText(_ a: HCIAdapterInfo) -> String {

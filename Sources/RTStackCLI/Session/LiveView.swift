@@ -1,8 +1,9 @@
 import RunTracker
 import Wire
 
-/// The session's screen: one block per sensor with its state, name, address, RSSI and latest
-/// values with units. On a terminal it redraws in place; otherwise each change is a line.
+/// The session's screen: one block per sensor with its state, name, address, RSSI, latest
+/// values with units and a sparkline of the last minute (heart rate, speed, temperature). On a
+/// terminal it redraws in place; otherwise each change is a line.
 final class LiveView {
     struct Row {
         var state: SensorState = .scanning
@@ -10,6 +11,7 @@ final class LiveView {
         var address: DeviceAddress?
         var rssi: Int8?
         var latest: SensorMeasurement?
+        var trend = Sparkline()
     }
 
     private var rows: [SensorRole: Row] = [:]
@@ -36,6 +38,7 @@ final class LiveView {
             if !inPlace { out.line(stamp(t) + role.rawValue + " " + s.rawValue + (address.map { " " + $0.description } ?? "")) }
         case let .measurement(role, m, _, _):
             rows[role]?.latest = m
+            rows[role]?.trend.add(LiveView.trendValue(m), at: t)
             if !inPlace { out.line(stamp(t) + role.rawValue + " " + LiveView.values(m)) }
         case let .rssi(role, r):
             rows[role]?.rssi = r
@@ -59,7 +62,9 @@ final class LiveView {
             head += pad(r.name ?? "", 12) + pad(r.address?.address.string ?? "", 19)
             head += r.rssi.map { "\($0) dBm" } ?? ""
             lines.append(head)
-            lines.append("    " + (r.latest.map(LiveView.values) ?? "—"))
+            let values = "    " + (r.latest.map(LiveView.values) ?? "—")
+            let trend = r.trend.render(at: t)
+            lines.append(trend.isEmpty ? values : pad(values, 60) + trend)
         }
         for n in notices { lines.append("! " + n) }
         for l in lines { s += "\u{1B}[2K" + l + "\n" }
@@ -88,6 +93,15 @@ final class LiveView {
         var frac = String(n % Int(scale))
         frac = String(repeating: "0", count: decimals - frac.count) + frac
         return (v < 0 && n != 0 ? "-" : "") + String(whole) + (decimals > 0 ? "." + frac : "")
+    }
+
+    /// The one number of a measurement its sparkline follows: bpm, m/s, °C.
+    static func trendValue(_ m: SensorMeasurement) -> Double {
+        switch m {
+        case let .heart(bpm, _, _): return Double(bpm)
+        case let .speed(mps, _, _, _, _): return mps
+        case let .environment(c): return c
+        }
     }
 
     /// Values with units, e.g. `72 bpm  RR 812 ms` or `3.21 m/s  5:11 min/km  172 spm`.

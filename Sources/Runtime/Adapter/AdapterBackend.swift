@@ -29,15 +29,16 @@ extension AdapterSpec {
     /// Opens the adapter's I/O for `backend` on the calling thread, so that failures reach the
     /// caller at once; hand the result to an `EventLoop<AdapterDriver>`. The tap's sinks are
     /// made here too.
-    /// `notice` is told what is done to the adapter on the way (see `openTransport`).
+    /// `notice` is told what is done to the adapter on the way (see `openTransport`);
+    /// `connectTimeout` bounds a TCP connect (a loop that reopens a lost adapter waits less).
     public func open(backend: AdapterBackend, configuration: HostConfiguration, security: KernelSecurityLevel? = nil,
-                     sinks: [any PacketSinkFactory] = [],
+                     sinks: [any PacketSinkFactory] = [], connectTimeout: UInt64 = TCPTransport.defaultConnectTimeout,
                      notice: @escaping @Sendable (String) -> Void = { _ in }) throws(AdapterOpenError) -> any AdapterIO {
         switch backend {
         case .userChannel:
             let transport: any HCITransport
             do throws(TransportError) {
-                transport = try openTransport(notice: notice)
+                transport = try openTransport(connectTimeout: connectTimeout, notice: notice)
             } catch {
                 throw .transport(error)
             }

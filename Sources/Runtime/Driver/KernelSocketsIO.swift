@@ -119,7 +119,7 @@ public final class KernelSocketsIO: AdapterIO {
                 kernelHost.channelConnected(id, info: info, at: now)
             } else {
                 drop(id)
-                kernelHost.channelFailed(id, error: .controller(Self.connectFailureText(socket.peer, index: index, errno: code)), at: now)
+                kernelHost.channelFailed(id, error: Self.connectFailure(socket.peer, index: index, errno: code), at: now)
             }
             settle()
             return
@@ -173,6 +173,17 @@ public final class KernelSocketsIO: AdapterIO {
         case EHOSTDOWN: return .remoteDeviceTerminatedConnectionPowerOff
         case EACCES: return .authenticationFailure
         default: return .remoteUserTerminatedConnection
+        }
+    }
+
+    /// The kernel's answer to a connect, as a host error. A full controller keeps its HCI status
+    /// (bt_to_errno: Connection Limit Exceeded 0x09 → EMLINK, Memory Capacity Exceeded 0x07 →
+    /// ENOMEM), so that the gateway learns the adapter's slots on this backend too.
+    static func connectFailure(_ peer: DeviceAddress, index: UInt16, errno code: Int32) -> HostError {
+        switch code {
+        case EMLINK: return .connectionFailed(.connectionLimitExceeded)
+        case ENOMEM: return .connectionFailed(.memoryCapacityExceeded)
+        default: return .controller(connectFailureText(peer, index: index, errno: code))
         }
     }
 

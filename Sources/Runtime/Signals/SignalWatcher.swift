@@ -21,11 +21,7 @@ private func handleShutdownSignal(_ signo: Int32) {
         // convention for "killed by signal N".
         _exit(128 + signo)
     }
-    let fd = handlerWakeFD.load(ordering: .sequentiallyConsistent)
-    if fd >= 0 {
-        var one: UInt64 = 1
-        _ = write(fd, &one, 8)
-    }
+    wakeFromSignalHandler(handlerWakeFD.load(ordering: .sequentiallyConsistent))
     errno = savedErrno
 }
 
@@ -87,13 +83,9 @@ public final class SignalWatcher: Sendable {
         ignoreBrokenPipe()
         var replaced: [(Int32, sigaction)] = []
         for signo in signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = handleShutdownSignal
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            var old = sigaction()
-            guard sigaction(signo, &action, &old) == 0 else {
-                let code = currentErrno
+            do throws(SignalWatcherError) {
+                replaced.append((signo, try installSignalHandler(signo, named: "\(signo)", handleShutdownSignal)))
+            } catch {
                 for (restored, oldAction) in replaced {
                     var oldAction = oldAction
                     _ = sigaction(restored, &oldAction, nil)
@@ -101,9 +93,8 @@ public final class SignalWatcher: Sendable {
                 handlerWakeFD.store(-1, ordering: .sequentiallyConsistent)
                 wakeup.close()
                 watcherInstalled.store(false, ordering: .sequentiallyConsistent)
-                throw .systemCall(operation: "sigaction(\(signo))", errno: code)
+                throw error
             }
-            replaced.append((signo, old))
         }
         return SignalWatcher(signals: signals, wakeup: wakeup, previous: replaced)
     }

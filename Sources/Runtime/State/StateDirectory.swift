@@ -110,14 +110,16 @@ public struct StateDirectory: Sendable {
         unlink(file(name))
     }
 
-    /// The host's own random static address: read from `address`, or made once and kept.
-    public func ownRandomStaticAddress() -> BDAddress {
-        if let text = read("address")?.split(separator: "\n").first,
+    /// The host's own random static address: read from `file` (`address`), or made once and
+    /// kept. A process with several adapters keeps one per adapter (two controllers on the same
+    /// air must not share an address).
+    public func ownRandomStaticAddress(file: String = "address") -> BDAddress {
+        if let text = read(file)?.split(separator: "\n").first,
            let a = BDAddress(string: String(text)), a.randomKind == .staticAddress {
             return a
         }
         let a = StateDirectory.newRandomStaticAddress()
-        try? write("address", a.string + "\n")
+        try? write(file, a.string + "\n")
         return a
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A CA and a server certificate for `localhost` and 127.0.0.1, made with Debian's openssl
 /// when a test runs (nothing secret is kept in the repository).

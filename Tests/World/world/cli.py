@@ -27,6 +27,20 @@ def _rate(text: str) -> float:
     return value
 
 
+def _int_list(text: str) -> list[int]:
+    try:
+        return [int(part, 0) for part in text.split(',')]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f'{text!r} is not a comma-separated list of integers') from None
+
+
+def _hosts(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 8:
+        raise argparse.ArgumentTypeError('hosts is within 1..8')
+    return value
+
+
 def _behaviours(text: str) -> str:
     from world.hostile import parse_behaviours
 
@@ -60,6 +74,12 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument('--adv-interval-ms', type=float, default=100.0, help='advertising interval (default 100 ms)')
     run.add_argument('--acl-fragment', type=int, default=27,
                      help='split data to the host into ACL fragments of this size (default 27, 0 = whole)')
+    run.add_argument('--hosts', type=_hosts, default=1,
+                     help='host-side controllers on the one link, each with its own H4 port (default 1)')
+    run.add_argument('--slot-limit', type=_int_list, metavar='N[,N...]',
+                     help='connection slots per host-side controller (0 = no limit); more creates get 0x09')
+    run.add_argument('--host-rssi-offset', type=_int_list, metavar='DB[,DB...]',
+                     help='added to the RSSI each host-side controller reports (one value per host)')
     run.add_argument('--legacy-only', action='store_true',
                      help='the host-side controller does not claim LE extended advertising')
     run.add_argument('--eatt', action='store_true',

@@ -74,6 +74,7 @@ UNKNOWN_HCI_COMMAND = 0x01
 UNKNOWN_CONNECTION_IDENTIFIER = 0x02
 MEMORY_CAPACITY_EXCEEDED = 0x07
 CONNECTION_TIMEOUT = 0x08
+CONNECTION_LIMIT_EXCEEDED = 0x09
 CONNECTION_ALREADY_EXISTS = 0x0B
 COMMAND_DISALLOWED = 0x0C
 INVALID_HCI_COMMAND_PARAMETERS = 0x12
@@ -217,11 +218,22 @@ class WorldController(bumble_controller.Controller):
         acl_fragment: int = 0,
         le_acl_size: int = 27,
         adv_rssi: int = -50,
+        rssi_offset: int = 0,
     ) -> None:
         super().__init__(name, link=link, public_address=public_address)
         self.events = events
         self.acl_fragment = acl_fragment
         self.adv_rssi = adv_rssi
+        # What this controller adds to the RSSI of everything it hears (a scanner nearer to or
+        # farther from the peripherals than another one on the same link).
+        self.rssi_offset = rssi_offset
+        # Connection slots (0 = no limit): with this many links up, LE Create Connection is
+        # refused with `slot_limit_status` (0x09 Connection Limit Exceeded, or 0x07 Memory
+        # Capacity Exceeded) in its Command Status (`slot_limit_at` 'status') or, accepted,
+        # ends at once in an LE Connection Complete with that status ('complete').
+        self.slot_limit = 0
+        self.slot_limit_status = CONNECTION_LIMIT_EXCEEDED
+        self.slot_limit_at = 'status'
         self.le_acl_data_packet_length = le_acl_size
         self.supported_max_tx_octets = 251
         self.supported_max_rx_octets = 251
@@ -588,7 +600,7 @@ class WorldController(bumble_controller.Controller):
     def _send_report(self, pdu: AdvPdu, kind: int, data: bytes) -> None:
         address = pdu.advertiser_address
         address_type = 0 if address.is_public else 1
-        rssi = pdu.rssi & 0xFF
+        rssi = max(-127, min(20, pdu.rssi + self.rssi_offset)) & 0xFF
         if self.scan_mode == 'extended':
             event_type = (EXTENDED_SCAN_RSP_EVENT_TYPE[pdu.adv_type] if kind == SCAN_RSP
                           else EXTENDED_EVENT_TYPE[kind])
@@ -613,12 +625,27 @@ class WorldController(bumble_controller.Controller):
             return CONNECTION_ALREADY_EXISTS
         return SUCCESS
 
+    def _slots_full(self) -> bool:
+        return self.slot_limit > 0 and len(self.le_connections) >= self.slot_limit
+
     def on_hci_le_create_connection_command(self, command) -> None:
         status = self._check_create(command)
+        if status == SUCCESS and self._slots_full() and self.slot_limit_at == 'status':
+            status = self.slot_limit_status
+            self._log('slot_refused', peer=str(command.peer_address), at='status', status=status,
+                      links=len(self.le_connections), limit=self.slot_limit)
         self.send_raw(command_status(status, command.op_code))
-        if status == SUCCESS:
-            self.pending_le_connection = command
-            self._log('connecting', peer=str(command.peer_address), filter_policy=command.initiator_filter_policy)
+        if status != SUCCESS:
+            return None
+        if self._slots_full():  # slot_limit_at == 'complete'
+            peer = command.peer_address
+            refusal = self.slot_limit_status
+            self._log('slot_refused', peer=str(peer), at='complete', status=refusal,
+                      links=len(self.le_connections), limit=self.slot_limit)
+            self._later(lambda: self._connection_complete(refusal, 0, peer, 0, 0, 0))
+            return None
+        self.pending_le_connection = command
+        self._log('connecting', peer=str(command.peer_address), filter_policy=command.initiator_filter_policy)
         return None
 
     def on_hci_le_extended_create_connection_command(self, command) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 from typing import Any, Callable
 
 from world.h4 import H4Error, H4Parser
@@ -36,6 +37,10 @@ class _Client(asyncio.Protocol):
         if self.server.client is not None:
             self.server.events('hci_client_refused', peer=self.peer, reason='another client is connected')
             transport.close()
+            return
+        if time.monotonic() < self.server.refuse_until:
+            self.server.events('hci_client_refused', peer=self.peer, reason='the adapter is lost (hci_drop)')
+            transport.abort()
             return
         self.accepted = True
         self.server.client = self
@@ -78,6 +83,9 @@ class H4Server:
         self.server: asyncio.base_events.Server | None = None
         self.port = 0
         self.dropped_while_no_client = 0
+        # Until then new clients are turned away: an adapter that is gone (unplugged, its
+        # firmware crashed) and comes back later.
+        self.refuse_until = 0.0
         controller.host = self
 
     async def start(self, port: int) -> int:
@@ -92,6 +100,16 @@ class H4Server:
             self.client.send(packet)
         else:
             self.dropped_while_no_client += 1
+
+    def drop_client(self, refuse_seconds: float) -> bool:
+        """Cuts the client's connection (the host sees the adapter vanish) and turns new
+        clients away for `refuse_seconds`; the controller resets as after any client loss."""
+        self.refuse_until = time.monotonic() + max(0.0, refuse_seconds)
+        client = self.client
+        if client is None or client.transport is None:
+            return False
+        client.transport.abort()
+        return True
 
     def close(self) -> None:
         if self.client is not None and self.client.transport is not None:

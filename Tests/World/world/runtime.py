@@ -24,6 +24,18 @@ CLASSES['secure'] = Secure
 HOST_PUBLIC_ADDRESS = '00:00:A0:00:00:01'
 
 
+def host_public_address(index: int) -> str:
+    """The public address of host-side controller `index` (0 is HOST_PUBLIC_ADDRESS)."""
+    return f'00:00:A0:00:00:{index + 1:02X}'
+
+
+def per_host(values: list[int] | None, index: int, default: int) -> int:
+    """A per-host option given as a list: the last value holds for the hosts after it."""
+    if not values:
+        return default
+    return values[min(index, len(values) - 1)]
+
+
 class LineSink:
     """Writes lines to a pipe without ever blocking the world.
 
@@ -104,6 +116,8 @@ class World:
         self.link: WorldLink | None = None
         self.host: WorldController | None = None
         self.hci: H4Server | None = None
+        # Every host-side controller with its H4 server (`--hosts`); the first is host/hci.
+        self.hosts: list[tuple[WorldController, H4Server]] = []
         self.control_server: asyncio.base_events.Server | None = None
         self.control_port = 0
 
@@ -147,11 +161,18 @@ class World:
             self.spawn(self._watch_parent())
 
         self.link = WorldLink()
-        self.host = WorldController('host', link=self.link, public_address=HOST_PUBLIC_ADDRESS,
-                                    events=self.event, extended=not self.options.legacy_only,
-                                    acl_fragment=self.options.acl_fragment)
-        self.hci = H4Server(self.host, self.event)
-        hci_port = await self.hci.start(self.options.hci_port)
+        hci_ports = []
+        for index in range(getattr(self.options, 'hosts', 1)):
+            controller = WorldController('host' if index == 0 else f'host{index + 1}', link=self.link,
+                                         public_address=host_public_address(index), events=self.event,
+                                         extended=not self.options.legacy_only, acl_fragment=self.options.acl_fragment,
+                                         rssi_offset=per_host(getattr(self.options, 'host_rssi_offset', None), index, 0))
+            controller.slot_limit = per_host(getattr(self.options, 'slot_limit', None), index, 0)
+            server = H4Server(controller, self.event)
+            hci_ports.append(await server.start(self.options.hci_port if index == 0 else 0))
+            self.hosts.append((controller, server))
+        self.host, self.hci = self.hosts[0]
+        hci_port = hci_ports[0]
         self.control_server = await asyncio.start_server(self._control_client, '127.0.0.1',
                                                          self.options.control_port, reuse_address=True)
         self.control_port = self.control_server.sockets[0].getsockname()[1]
@@ -163,9 +184,14 @@ class World:
 
         ready = {
             'hci_port': hci_port,
+            'hci_ports': hci_ports,
             'control_port': self.control_port,
             'host_address': HOST_PUBLIC_ADDRESS,
+            'host_addresses': [str(c.public_address).removesuffix('/P') for c, _ in self.hosts],
             'pid': os.getpid(),
+            # CLOCK_MONOTONIC at the start: an event's `t` plus this is when it happened, on the
+            # clock every process of the machine shares (latency measurements).
+            'monotonic_start': round(self.started, 6),
             'startup_ms': round((time.monotonic() - self.started) * 1000),
             'devices': [p.describe() for p in self.peripherals.values()],
         }
@@ -189,8 +215,8 @@ class World:
     async def _shutdown(self) -> None:
         for peripheral in self.peripherals.values():
             peripheral.stop()
-        if self.hci is not None:
-            self.hci.close()
+        for _, server in self.hosts:
+            server.close()
         if self.control_server is not None:
             self.control_server.close()
         for task in list(self._tasks):
@@ -273,22 +299,54 @@ class World:
             self.event('control', request=request)
         return {'ok': True, **result}
 
+    @staticmethod
+    def _host_status(host: WorldController, server: H4Server) -> dict[str, Any]:
+        return {
+            'client_connected': server.client is not None,
+            'connections': [{'handle': c.handle, 'peer': str(c.peer_address), 'own': str(c.self_address)}
+                            for c in host.le_connections.values()],
+            'pending_connect': str(host.pending_le_connection.peer_address) if host.pending_le_connection else None,
+            'scanning': host.le_scan_enable,
+            'random_address': str(host.random_address),
+            'counters': dict(host.counters),
+            'slot_limit': host.slot_limit,
+        }
+
     async def cmd_status(self, _request) -> dict[str, Any]:
         assert self.host is not None and self.hci is not None
-        host = self.host
         return {
-            'host': {
-                'client_connected': self.hci.client is not None,
-                'connections': [{'handle': c.handle, 'peer': str(c.peer_address), 'own': str(c.self_address)}
-                                for c in host.le_connections.values()],
-                'pending_connect': str(host.pending_le_connection.peer_address) if host.pending_le_connection else None,
-                'scanning': host.le_scan_enable,
-                'random_address': str(host.random_address),
-                'counters': dict(host.counters),
-            },
+            'host': self._host_status(self.host, self.hci),
+            'hosts': [self._host_status(c, s) for c, s in self.hosts],
             'dropped_log_lines': self.log_sink.dropped,
             'devices': [p.status() for p in self.peripherals.values()],
         }
+
+    def _host(self, request: dict[str, Any]) -> tuple[WorldController, H4Server]:
+        index = int(request.get('host', 0))
+        if not 0 <= index < len(self.hosts):
+            raise KeyError(f'no host {index} (the world has {len(self.hosts)}: --hosts)')
+        return self.hosts[index]
+
+    async def cmd_hci_drop(self, request) -> dict[str, Any]:
+        """The host-side controller `host` is lost: its client's connection is cut, and new
+        clients are turned away for `refuse_s` seconds (then it is back)."""
+        _, server = self._host(request)
+        refuse = float(request.get('refuse_s', 0))
+        if not 0 <= refuse <= 3600:
+            raise ValueError('refuse_s is within 0..3600')
+        return {'dropped': server.drop_client(refuse), 'refuse_s': refuse}
+
+    async def cmd_slot_limit(self, request) -> dict[str, Any]:
+        """Connection slots of host-side controller `host`: `limit` links (0 = none), refused
+        with `status` (9 or 7) at the Command Status (`at` "status") or the completion."""
+        host, _ = self._host(request)
+        limit = int(request.get('limit', 0))
+        status = int(request.get('status', 0x09))
+        at = str(request.get('at', 'status'))
+        if limit < 0 or status not in (0x07, 0x09) or at not in ('status', 'complete'):
+            raise ValueError('limit >= 0, status 7 or 9, at "status" or "complete"')
+        host.slot_limit, host.slot_limit_status, host.slot_limit_at = limit, status, at
+        return {'limit': limit, 'status': status, 'at': at}
 
     async def cmd_drop(self, request) -> dict[str, Any]:
         reason = int(request.get('reason', 0x13))

@@ -647,6 +647,59 @@ async def lifecycle_checks(results: list[tuple[str, str | None]]) -> None:
             await world.kill()
 
 
+async def hosts_checks(results: list[tuple[str, str | None]]) -> None:
+    """Two host-side controllers on one link (`--hosts 2`): each its own H4 port, the first
+    with one connection slot (0x09 for a second create), the second 20 dB weaker; then the
+    first is lost (`hci_drop`) and back."""
+    world = WorldProcess()
+    first, second = RawHci(), RawHci()
+    try:
+        await world.start('--hosts', '2', '--slot-limit', '1,0', '--host-rssi-offset', '0,-20', '--heart', '2',
+                          '--speed', '0', '--environment', '0', '--distractors', '0', '--exit-on-stdin-eof')
+        ports = world.ready.get('hci_ports', [])
+        check(len(ports) == 2 and ports[0] == world.ready['hci_port'] and ports[0] != ports[1], f'two ports {ports}')
+        check(len(world.ready.get('host_addresses', [])) == 2, f'two host addresses {world.ready.get("host_addresses")}')
+        ctx, other = Context(world), Context(world)
+        ctx.hci, other.hci = first, second
+        await first.connect(ports[0])
+        await second.connect(ports[1])
+        await ctx.init()
+        await other.ok(RESET)
+        await other.ok(LE_SET_RANDOM_ADDRESS, address_bytes('C0:FF:EE:00:00:02'))
+        strong = [r for e in await ctx.scan(True, True, 0.4) for r in parse_reports(e)]
+        weak = [r for e in await other.scan(True, True, 0.4) for r in parse_reports(e)]
+        heart = ctx.address('Heart 1')
+        a = [r.rssi for r in strong if r.address == heart]
+        b = [r.rssi for r in weak if r.address == heart]
+        check(a and b and a[0] - b[0] == 20, f'RSSI offset: {a} against {b}')
+        await ctx.connect('Heart 1')
+        kind, status, _ = await first.command(LE_CREATE_CONNECTION, ctx.create_params(ctx.address('Heart 2')))
+        check((kind, status) == ('status', 0x09), f'a second link on a one-slot host: {kind} 0x{status:02X}')
+        check(world.events('slot_refused'), 'slot_refused logged')
+        await other.connect('Heart 2')
+        reply = await world.control({'cmd': 'slot_limit', 'host': 1, 'limit': 1, 'status': 7, 'at': 'complete'})
+        check(reply.get('ok'), f'slot_limit: {reply}')
+        reply = await world.control({'cmd': 'hci_drop', 'host': 0, 'refuse_s': 1.0})
+        check(reply.get('ok') and reply.get('dropped'), f'hci_drop: {reply}')
+        await asyncio.sleep(0.2)
+        check(world.events('reset', why='client_disconnected'), 'the dropped host reset')
+        again = await RawHci().connect(ports[0])
+        await asyncio.sleep(0.3)
+        check(world.events('hci_client_refused'), 'a client during refuse_s is turned away')
+        await again.close()
+        await asyncio.sleep(1.0)
+        first = await RawHci().connect(ports[0])
+        ctx.hci = first
+        await ctx.ok(RESET)
+        results.append(('hosts_slots_and_drop', None))
+    except Exception as error:
+        results.append(('hosts_slots_and_drop', f'{type(error).__name__}: {error}'))
+    finally:
+        await first.close()
+        await second.close()
+        await world.kill()
+
+
 async def run(options: Any) -> int:
     results: list[tuple[str, str | None]] = []
     world = WorldProcess()
@@ -679,6 +732,8 @@ async def run(options: Any) -> int:
         await world.kill()
     if not options.only or 'exit' in options.only:
         await lifecycle_checks(results)
+    if not options.only or 'hosts' in options.only:
+        await hosts_checks(results)
 
     failed = 0
     for name, error in results:

@@ -4,14 +4,14 @@ import MQTT
 /// A child process whose output the test reads when it wants to: stdout and stderr go to one
 /// non-blocking pipe that `lines` drains, so no thread is needed while a test drives its poll
 /// loops. Always reaped: `terminate` and `deinit` kill it if it still runs.
-final class ChildProcess {
-    let process = Process()
+public final class ChildProcess {
+    public let process = Process()
     private let pipe = Pipe()
     private let input = Pipe()
     private var partial: [UInt8] = []
-    private(set) var allLines: [String] = []
+    public private(set) var allLines: [String] = []
 
-    init(_ executable: String, _ arguments: [String]) throws {
+    public init(_ executable: String, _ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = pipe
@@ -24,11 +24,11 @@ final class ChildProcess {
 
     deinit { terminate(signal: SIGKILL) }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
 
     /// Every line written so far.
-    var lines: [String] {
+    public var lines: [String] {
         let fd = pipe.fileHandleForReading.fileDescriptor
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -46,10 +46,10 @@ final class ChildProcess {
         return allLines
     }
 
-    var text: String { lines.joined(separator: "\n") }
+    public var text: String { lines.joined(separator: "\n") }
 
     /// Waits (polling every 20 ms) until a line equals or contains `text`; whether it came.
-    func waitForLine(containing text: String, timeout: Double, while drive: () -> Void = {}) -> Bool {
+    public func waitForLine(containing text: String, timeout: Double, while drive: () -> Void = {}) -> Bool {
         let end = MQTTClock.now() + timeout
         while MQTTClock.now() < end {
             if lines.contains(where: { $0.contains(text) }) { return true }
@@ -59,10 +59,10 @@ final class ChildProcess {
         return lines.contains(where: { $0.contains(text) })
     }
 
-    func closeInput() { try? input.fileHandleForWriting.close() }
+    public func closeInput() { try? input.fileHandleForWriting.close() }
 
     /// Sends `signal` and reaps the process.
-    func terminate(signal: Int32 = SIGTERM) {
+    public func terminate(signal: Int32 = SIGTERM) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
