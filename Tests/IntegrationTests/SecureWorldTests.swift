@@ -66,6 +66,9 @@ extension WorldIntegration {
             let text = r.stdout.joined(separator: "\n")
             #expect(text.contains("by \(m.model)"), "\(text)")
             #expect(text.contains("bonded, keys LTK, IRK, CSRK (redacted)"), "\(text)")
+            let took = r.stdout.first { $0.hasPrefix("pairing took ") }
+            #expect(took != nil, "\(text)")
+            if let took { print("FIGURE pairing time (Bumble world, \(m.model)\(m.typeDisplayedPasskey ? ", passkey typed by the world" : "")): \(took.dropFirst("pairing took ".count))") }
             let paired = try await world.wait("paired", timeout: 10) { $0.contains { $0["event"]?.string == "paired" } }
             let event = try #require(paired.last { $0["event"]?.string == "paired" })
             #expect(event["authenticated"]?.bool == true || !m.authenticated, "\(event)")

@@ -26,6 +26,11 @@ extension ZephyrIntegration {
                 #expect(r.stdout.first?.contains("by Passkey Entry (peer displays) (LE Secure Connections), security fips, key size 16, bonded") == true,
                         "\(r.transcript)")
                 #expect(world.log("sc_only").contains("Pairing Complete"))
+                if let took = r.stdout.first(where: { $0.hasPrefix("pairing took ") }) {
+                    print("FIGURE pairing time (Zephyr link layer, sc_only, Passkey Entry (peer displays) (LE Secure Connections), passkey read from stdin): \(took.dropFirst("pairing took ".count))")
+                } else {
+                    Issue.record("no pairing time in \(r.transcript)")
+                }
 
                 let gatt = try await rtstack(["gatt", secureAddress, "--log-level", "info"], world, dir, timeout: 40)
                 #expect(gatt.status == 0, "\(gatt.transcript)\n\(world.log("sc_only"))")

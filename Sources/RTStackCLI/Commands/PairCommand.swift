@@ -58,6 +58,8 @@ enum PairCommand {
             } else {
                 console.out.line(status.description)
                 if let f = file, status.pairing?.bonded == true { console.out.line("bond kept in \(f)") }
+                // From asking for security to the keys exchanged: connection set-up excluded.
+                console.out.line("pairing took \(Int((seconds * 1000).rounded())) ms")
             }
             await p.disconnect()
             return .success
