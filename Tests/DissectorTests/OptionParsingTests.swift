@@ -25,7 +25,7 @@ import Runtime
     @Test(arguments: [
         (["--backend", "bluez"], "--backend wants 'user-channel' or 'kernel', got 'bluez'"),
         (["--log-level", "loud"], "--log-level wants error, warn, info or debug, got 'loud'"),
-        (["--address", "static"], "--address wants 'random' or 'public', got 'static'"),
+        (["--address", "static"], "--address wants random, public or rpa, got 'static'"),
         (["--only", "all"], "--only wants included, characteristics or descriptors, got 'all'"),
     ])
     func aWrongWordNamesTheOptionAndItsWords(words: [String], message: String) throws {

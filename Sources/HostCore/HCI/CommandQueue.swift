@@ -22,6 +22,8 @@ enum CommandPurpose: Equatable, Sendable {
     case longTermKeyNegativeReply
     /// The controller's resolving list and address resolution.
     case privacy
+    /// LE Set Random Address of a rotation of the own resolvable private address.
+    case ownAddress
 }
 
 /// One command waiting to be sent or waiting for its answer.

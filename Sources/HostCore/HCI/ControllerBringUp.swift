@@ -60,6 +60,9 @@ struct ControllerBringUp: Sendable {
     static let leSubeventCodes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x07, 0x0A, 0x0C, 0x0D, 0x14]
 
     let ownAddress: HostConfiguration.OwnAddress
+    /// The address LE Set Random Address sets: the static one, or the private one the host
+    /// made for this bring-up; nil for the public address (or an RPA without IRK or crypto).
+    let randomAddress: BDAddress?
     let aclLimits: ACLLimits?
     private(set) var info = ControllerInfo()
     /// The Supported Commands bitmap once read in full; nil before (or when the controller
@@ -69,8 +72,13 @@ struct ControllerBringUp: Sendable {
     private var leBuffer = ACLLimits(dataLength: 0, packetCount: 0)
     private var sharedBuffer = ACLLimits(dataLength: 0, packetCount: 0)
 
-    init(configuration: HostConfiguration) {
+    init(configuration: HostConfiguration, resolvablePrivateAddress: BDAddress? = nil) {
         ownAddress = configuration.ownAddress
+        switch configuration.ownAddress {
+        case let .randomStatic(address): randomAddress = address
+        case .resolvablePrivate: randomAddress = resolvablePrivateAddress
+        case .publicAddress: randomAddress = nil
+        }
         aclLimits = configuration.aclLimits
     }
 
@@ -85,8 +93,7 @@ struct ControllerBringUp: Sendable {
             // LE-only controllers (BR/EDR Not Supported, LMP feature bit 37) need nothing.
             return listed(step) == true && info.lmpFeatures & (1 << 37) == 0
         case .leSetRandomAddress:
-            if case .randomStatic = ownAddress { return true }
-            return false
+            return randomAddress != nil
         default:
             return !step.isOptional || listed(step) != false
         }
@@ -143,10 +150,7 @@ struct ControllerBringUp: Sendable {
         case .writeLEHostSupport: return WriteLEHostSupport(leSupportedHost: true).packet
         case .leSetEventMask: return LESetEventMask(enabling: ControllerBringUp.leSubeventCodes).packet
         case .leSetRandomAddress:
-            if case let .randomStatic(address) = ownAddress {
-                return LESetRandomAddress(randomAddress: address).packet
-            }
-            return LESetRandomAddress(randomAddress: .zero).packet
+            return LESetRandomAddress(randomAddress: randomAddress ?? .zero).packet
         }
     }
 
@@ -227,6 +231,11 @@ struct ControllerBringUp: Sendable {
         info.aclPacketCount = limits.packetCount
         switch ownAddress {
         case let .randomStatic(address):
+            info.ownAddress = DeviceAddress(address, type: .randomDevice)
+        case .resolvablePrivate:
+            guard let address = randomAddress else {
+                return .failed(.invalidState("a resolvable private own address needs the local IRK (security.pairing.localIdentity) and crypto (security.crypto)"))
+            }
             info.ownAddress = DeviceAddress(address, type: .randomDevice)
         case .publicAddress:
             guard info.publicAddress != .zero else {

@@ -86,6 +86,8 @@ extension HCIHost {
             if !status.isSuccess { warn("LE Long Term Key Request Negative Reply failed: \(status)") }
         case .privacy:
             privacyAnswered(answer, at: now)
+        case .ownAddress:
+            ownAddressAnswered(status: status, at: now)
         case let .connectionUpdate(id):
             guard !status.isSuccess else { break }
             warn("LE Connection Update on \(id) failed: \(status)")
@@ -125,7 +127,8 @@ extension HCIHost {
         initiator.controllerReset()
         strayHandles.removeAll()
         controllerInfo = nil
-        bringUp = ControllerBringUp(configuration: configuration)
+        privateAddress?.controllerReset()
+        bringUp = ControllerBringUp(configuration: configuration, resolvablePrivateAddress: privateAddress?.makeAddress())
         sendBringUp(ControllerBringUp.firstStep)
     }
 
@@ -153,6 +156,7 @@ extension HCIHost {
             acl.reset(capacity: info.aclPacketCount, dataLength: info.aclDataLength)
             deliver(.controllerReady(info))
             setUpResolvingList()
+            privateAddress?.started(at: now)
             reconcileScanner(at: now)
             pumpInitiator(at: now)
         case let .failed(error):

@@ -9,6 +9,8 @@ extension HCIHost {
     /// comes back (`scanTarget` follows the initiator).
     func pumpInitiator(at now: HostTime) {
         guard phase == .ready, initiator.pending == nil else { return }
+        // A new own address goes to the controller before any create (HCIHost+OwnAddress).
+        if rotatesOwnAddress(at: now) { return }
         // Stops a scan that must yield to a queued link, or resumes one no attempt needs to wait for.
         reconcileScanner(at: now)
         guard !initiator.queue.isEmpty else { return }

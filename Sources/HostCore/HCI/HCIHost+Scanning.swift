@@ -22,6 +22,8 @@ extension HCIHost {
     var scanTarget: ScanConfiguration? {
         // Links to a bonded identity wait for its current RPA: the host scans for it itself.
         guard let wanted = scanner.wanted ?? (awaitingAddress.isEmpty ? nil : configuration.scan) else { return nil }
+        // LE Set Random Address is disallowed while scanning (§7.8.4): the scan pauses for it.
+        if privateAddress?.isRotating == true, initiator.pending == nil { return nil }
         guard initiator.pending != nil || !initiator.queue.isEmpty else { return wanted }
         return controllerScansWhileInitiating(active: wanted.active) ? wanted : nil
     }

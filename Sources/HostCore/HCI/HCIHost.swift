@@ -50,6 +50,9 @@ public final class HCIHost: Host {
     /// Links to a bonded identity whose current RPA is not known yet: the host scans until the
     /// peer is seen, then connects (until the deadline: the plan's connect timeout).
     var awaitingAddress: [LinkID: HostTime] = [:]
+    /// rtstack's own resolvable private address and its rotation (HCIHost+OwnAddress); nil
+    /// unless configured, with a local IRK and crypto.
+    var privateAddress: PrivateAddressRotation?
     /// Connections whose LE Read Remote Features is under way, with the key to encrypt with
     /// once it completes.
     var featureExchanges: [UInt16: LinkEncryptionKey?] = [:]
@@ -64,6 +67,7 @@ public final class HCIHost: Host {
         linkTable = LinkTable(maximumPayload: configuration.maximumInboundL2CAPPayload)
         bringUp = ControllerBringUp(configuration: configuration)
         securityContext = SecurityContext(settings: configuration.security)
+        privateAddress = PrivateAddressRotation(configuration)
     }
 
     // MARK: Driving
@@ -122,6 +126,7 @@ public final class HCIHost: Host {
         if let l = linkTable.nextDeadline { d = min(d ?? l, l) }
         if let s = securityDeadline { d = min(d ?? s, s) }
         if let a = awaitingAddress.values.min() { d = min(d ?? a, a) }
+        if phase == .ready, let r = privateAddress?.nextDeadline { d = min(d ?? r, r) }
         return d
     }
 
@@ -134,6 +139,7 @@ public final class HCIHost: Host {
         }
         initiatorTimer(at: now)
         addressTimers(at: now)
+        privateAddress?.advanceTime(to: now)
         linkTable.advanceTime(to: now)
         advanceSecurity(to: now)
         reconcileScanner(at: now)

@@ -12,6 +12,16 @@ public struct HostConfiguration: Sendable {
         case randomStatic(BDAddress)
         /// The controller's public address (Read BD_ADDR).
         case publicAddress
+        /// A resolvable private address (Vol 6, Part B, §1.3.2.2) made from the local IRK
+        /// (`security.pairing.localIdentity`, with `security.crypto`): a new one at bring-up and
+        /// every `rotation` nanoseconds (`privateAddressTimeout` is the usual value), so that a
+        /// bystander cannot follow rtstack from address to address while a bonded peer, which
+        /// holds the IRK, still recognises it (HCIHost+OwnAddress).
+        case resolvablePrivate(rotation: UInt64)
+
+        /// T_GAP(private_addr_int), the recommended lifetime of a private address: 15 minutes
+        /// (Core Spec v5.4 Vol 3, Part C, Appendix A).
+        public static let privateAddressTimeout: UInt64 = HostDuration.seconds(15 * 60)
     }
 
     public var ownAddress: OwnAddress

@@ -11,7 +11,7 @@ struct AdapterOptions {
     static let specs: [CommandSpec.Option] = [
         .init(.adapter, value: "ADAPTER", "hciN, tcp:HOST:PORT, serial:/dev/ttyX[@BAUD][,noflow] or /dev/ttyX"),
         .init(.backend, value: "user-channel|kernel", "with --adapter hciN: take the adapter for rtstack alone (user-channel, default) or share it with the kernel and bluetoothd (kernel)"),
-        .init(.address, value: "random|public", "own address: a random static one kept in the state directory (default) or the controller's public one"),
+        .init(.address, value: "random|public|rpa", "own address: a random static one kept in the state directory (default), the controller's public one, or a resolvable private one made from rtstack's IRK (state directory) and renewed every 15 minutes, scanning paused a moment for it; not with --backend kernel, where the kernel owns the address (btmgmt privacy on)"),
         .init(.stateDir, value: "DIR", "where the own address and GATT caches live (default $XDG_STATE_HOME/rtstack)"),
         .init(.trace, "print every packet decoded with hex dump on stderr"),
         .init(.capture, value: "FILE", "write every packet to FILE.btsnoop or FILE.pcap as it runs (keys included, as on the wire)"),
@@ -24,7 +24,7 @@ struct AdapterOptions {
     var securityOptions: SecurityOptions
     /// BT_SECURITY of every link on the kernel backend.
     var security: KernelSecurityLevel? { backend == .kernel ? securityOptions.kernelLevel : nil }
-    var usePublicAddress: Bool
+    var ownAddress: OwnAddress
     var state: StateDirectory
     var trace: Bool
     var capturePath: String?
@@ -46,8 +46,14 @@ struct AdapterOptions {
 
     /// `--address`: whose address the controller uses as its own.
     enum OwnAddress: OptionChoice {
-        case random, `public`
-        var words: [String] { [self == .random ? "random" : "public"] }
+        case random, `public`, rpa
+        var words: [String] {
+            switch self {
+            case .random: ["random"]
+            case .public: ["public"]
+            case .rpa: ["rpa"]
+            }
+        }
     }
 
     init(_ args: ParsedArguments) throws(UsageError) {
@@ -67,8 +73,18 @@ struct AdapterOptions {
             }
         }
         securityOptions = try SecurityOptions(args)
-        usePublicAddress = try args.choice(.address, as: OwnAddress.self) == .public
+        ownAddress = try args.choice(.address, as: OwnAddress.self) ?? .random
         state = args.value(.stateDir).map { StateDirectory(path: $0) } ?? StateDirectory.standard()
+        if ownAddress == .rpa {
+            guard backend != .kernel else {
+                throw UsageError("--address rpa does not work with --backend kernel: the kernel manages the adapter's own address; "
+                    + "have it use resolvable private addresses with 'btmgmt privacy on'")
+            }
+            guard SecuritySetup.identityResolvingKey(state) != nil else {
+                throw UsageError("--address rpa needs rtstack's IRK, kept in \(state.path)/\(SecuritySetup.identityKeyFile), "
+                    + "which can be neither read nor written (see --state-dir)")
+            }
+        }
         trace = args.flag(.trace)
         capturePath = args.value(.capture)
         captureRedact = args.flag(.captureRedact)
@@ -82,14 +98,18 @@ struct AdapterOptions {
 
     /// The host's configuration: own address from the state directory unless `--address
     /// public`; security from `--security` and friends, with the state directory's bonds.
+    /// With `--address rpa` the state directory's static address stays rtstack's identity
+    /// (what bonded peers are given with the IRK), and the RPAs are made from that IRK.
     func hostConfiguration() -> HostConfiguration {
         var configuration: HostConfiguration
         var identity: DeviceAddress?
-        if usePublicAddress {
+        switch ownAddress {
+        case .public:
             configuration = HostConfiguration(ownAddress: .publicAddress)
-        } else {
+        case .random, .rpa:
             let own = state.ownRandomStaticAddress()
-            configuration = HostConfiguration(ownAddress: .randomStatic(own))
+            configuration = HostConfiguration(ownAddress: ownAddress == .rpa
+                ? .resolvablePrivate(rotation: HostConfiguration.OwnAddress.privateAddressTimeout) : .randomStatic(own))
             identity = DeviceAddress(own, type: .randomDevice)
         }
         configuration.security = securityOptions.settings(state: state, identity: identity)

@@ -304,7 +304,16 @@ final class FakeController {
             createPending = nil
             aclInFlight.removeAll()
             complete(op, StatusReturnParameters())
-        case .setEventMask, .leSetEventMask, .leSetRandomAddress, .writeLEHostSupport,
+        case .leSetRandomAddress:
+            // §7.8.4: Command Disallowed while scanning or initiating (the address a running
+            // scan or create uses cannot change under it).
+            if scanning || createPending != nil {
+                violations.append("LE Set Random Address while \(scanning ? "scanning" : "initiating")")
+                complete(op, [HCIStatus.commandDisallowed.rawValue])
+            } else {
+                complete(op, StatusReturnParameters())
+            }
+        case .setEventMask, .leSetEventMask, .writeLEHostSupport,
              .leSetScanParameters, .leSetExtendedScanParameters, .leClearResolvingList, .leAddDeviceToResolvingList,
              .leSetPrivacyMode, .leSetAddressResolutionEnable:
             complete(op, StatusReturnParameters())
