@@ -13,7 +13,8 @@
 //     well-formed answer made for the request (an echo of a Prepare Write, possibly changed; a
 //     Length Value Tuple List; a Read By Type list; Find Information entries…); 4: any PDU;
 //     5: time passes (so the 30 s transaction timeout is reachable); 6: the link is encrypted
-//     or not (signed writes are refused then); 7: a notification or indication.
+//     or not (signed writes are refused then); 7: the host's answer to a request held for
+//     security (raised or not); 8…15: a notification or indication.
 // Checks, besides no trap and no ASan report:
 //   - every PDU the client sends decodes and fits the ATT_MTU (Vol 3, Part F, §3.2.8);
 //   - a request only goes out when the previous one was answered, timed out or never existed
@@ -65,6 +66,14 @@ private final class Peer: GATTClientOutput {
 
     func clientStateChanged(_ link: LinkID) {}
     func clientFailed(_ link: LinkID, error: HostError, at now: HostTime) { _ = error.description }
+
+    /// A request refused for security waits for `securityFinished`, which a later step gives.
+    var securityPending = false
+
+    func securityNeeded(_ link: LinkID, error: ATTErrorCode) {
+        invariant(!securityPending, "security asked for twice without an answer")
+        securityPending = true
+    }
 }
 
 private let heartRate = BluetoothUUID(0x180D)
@@ -222,6 +231,12 @@ public func fuzzGATTClient(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             client.advanceTime(to: now)
         case 6:
             client.linkEncrypted = input.u8() & 1 == 1
+        case 7:
+            // The host's answer to a security refusal: raised (the request goes again) or not.
+            guard peer.securityPending else { continue }
+            peer.securityPending = false
+            peer.inputsSinceRequest += 1
+            client.securityFinished(raised: input.u8() & 1 == 1, at: now)
         default:
             let kind: UInt8 = op & 0x10 == 0 ? 0x1B : 0x1D
             feed([kind] + [0x12, 0x00] + input.chunk())
