@@ -60,24 +60,28 @@ public struct AdvertisingSummary: Sendable {
     private mutating func add(_ who: DeviceAddress, rssi: Int8, data: ArraySlice<UInt8>, _ p: DissectedPacket) {
         reports += 1
         let key = RowKey(adapter: p.adapterIndex, address: who)
-        if rows[key] == nil {
+        var row: Row
+        if let seen = rows[key] {
+            row = seen
+        } else {
             guard rows.count < Self.maximumRows else {
                 reportsNotTracked += 1
                 return
             }
-            rows[key] = Row(advertiser: who, adapterIndex: p.adapterIndex, firstSeen: p.relativeTime, lastSeen: p.relativeTime)
+            row = Row(advertiser: who, adapterIndex: p.adapterIndex, firstSeen: p.relativeTime, lastSeen: p.relativeTime)
         }
-        rows[key]!.count += 1
-        rows[key]!.lastSeen = p.relativeTime
+        row.count += 1
+        row.lastSeen = p.relativeTime
         // 127 is "not available" (Vol 4, Part E, §7.7.65.2).
         if rssi != 127 {
-            rows[key]!.rssiMin = min(rows[key]!.rssiMin, rssi)
-            rows[key]!.rssiMax = max(rows[key]!.rssiMax, rssi)
+            row.rssiMin = min(row.rssiMin, rssi)
+            row.rssiMax = max(row.rssiMax, rssi)
         }
         if !data.isEmpty {
-            rows[key]!.lastData = Array(data)
-            if let name = AdvertisingData(data).localName { rows[key]!.name = name }
+            row.lastData = Array(data)
+            if let name = AdvertisingData(data).localName { row.name = name }
         }
+        rows[key] = row
     }
 
     /// Busiest first, then by address.

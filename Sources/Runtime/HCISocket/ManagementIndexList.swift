@@ -1,4 +1,5 @@
 import Glibc
+import Wire
 
 /// The kernel's Bluetooth management interface (HCI_CHANNEL_CONTROL), used for one question:
 /// which adapters the kernel's own host stack manages.
@@ -7,12 +8,11 @@ import Glibc
 /// interface leaves such adapters out of its index lists (as it leaves out adapters still in
 /// setup). Reading the lists needs no privileges.
 enum ManagementIndexList {
-    /// MGMT_OP_READ_INDEX_LIST and MGMT_OP_READ_UNCONF_INDEX_LIST (BlueZ doc/mgmt-api.txt).
-    static let readIndexList: UInt16 = 0x0003
-    static let readUnconfiguredIndexList: UInt16 = 0x0036
-    /// MGMT_EV_CMD_COMPLETE / MGMT_EV_CMD_STATUS.
-    static let commandCompleteEvent: UInt16 = 0x0001
-    static let commandStatusEvent: UInt16 = 0x0002
+    // The codes as Wire's management codecs name them.
+    static let readIndexList = ManagementOpcode.readControllerIndexList.rawValue
+    static let readUnconfiguredIndexList = ManagementOpcode.readUnconfiguredControllerIndexList.rawValue
+    static let commandCompleteEvent = ManagementEventCode.commandComplete.rawValue
+    static let commandStatusEvent = ManagementEventCode.commandStatus.rawValue
     static let noIndex: UInt16 = 0xFFFF
 
     /// Indexes listed by both lists (configured and unconfigured), or nil when the management

@@ -25,8 +25,8 @@ final class L2CAPATTSocket {
         let fd = socket(AF_BLUETOOTH, type, LinuxBluetoothABI.btprotoL2CAP)
         guard fd >= 0 else { throw KernelSocketFailure(step: "socket", errno: currentErrno) }
         self.fd = fd
-        let bindAddress = KernelSocketABI.sockaddrL2(address: local, type: KernelSocketABI.addressLEPublic,
-                                                     channel: KernelSocketABI.attChannel)
+        let bindAddress = LinuxBluetoothABI.sockaddrL2(address: local, type: LinuxBluetoothABI.addressLEPublic,
+                                                     channel: LinuxBluetoothABI.attChannel)
         guard LinuxBluetoothABI.bind(fd, address: bindAddress) == 0 else {
             let code = currentErrno
             close()
@@ -34,15 +34,15 @@ final class L2CAPATTSocket {
         }
         if let security {
             var value: (UInt8, UInt8) = (security.rawValue, 0)
-            let rc = setsockopt(fd, KernelSocketABI.solBluetooth, KernelSocketABI.btSecurity, &value, 2)
+            let rc = setsockopt(fd, LinuxBluetoothABI.solBluetooth, LinuxBluetoothABI.btSecurity, &value, 2)
             guard rc == 0 else {
                 let code = currentErrno
                 close()
                 throw KernelSocketFailure(step: "setsockopt(BT_SECURITY)", errno: code)
             }
         }
-        let target = KernelSocketABI.sockaddrL2(address: peer.address, type: KernelSocketABI.addressType(peer.type),
-                                                channel: KernelSocketABI.attChannel)
+        let target = LinuxBluetoothABI.sockaddrL2(address: peer.address, type: LinuxBluetoothABI.addressType(peer.type),
+                                                channel: LinuxBluetoothABI.attChannel)
         let rc = target.withUnsafeBytes { raw in
             Glibc.connect(fd, raw.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
         }
@@ -77,7 +77,7 @@ final class L2CAPATTSocket {
     var securityLevel: KernelSecurityLevel? {
         var value: (UInt8, UInt8) = (0, 0)
         var length = socklen_t(2)
-        guard getsockopt(fd, KernelSocketABI.solBluetooth, KernelSocketABI.btSecurity, &value, &length) == 0 else { return nil }
+        guard getsockopt(fd, LinuxBluetoothABI.solBluetooth, LinuxBluetoothABI.btSecurity, &value, &length) == 0 else { return nil }
         return KernelSecurityLevel(rawValue: value.0)
     }
 
@@ -86,7 +86,7 @@ final class L2CAPATTSocket {
     /// refuses a level the link already has with EINVAL).
     func raiseSecurity(_ level: KernelSecurityLevel) -> KernelSecurityLevel? {
         var value: (UInt8, UInt8) = (level.rawValue, 0)
-        guard setsockopt(fd, KernelSocketABI.solBluetooth, KernelSocketABI.btSecurity, &value, 2) == 0 else {
+        guard setsockopt(fd, LinuxBluetoothABI.solBluetooth, LinuxBluetoothABI.btSecurity, &value, 2) == 0 else {
             return securityLevel ?? .low
         }
         awaitingSecurity = true
@@ -113,13 +113,13 @@ final class L2CAPATTSocket {
         func mtu(_ option: Int32) -> UInt16 {
             var value: UInt16 = 0
             var length = socklen_t(2)
-            return getsockopt(fd, KernelSocketABI.solBluetooth, option, &value, &length) == 0 ? value : 0
+            return getsockopt(fd, LinuxBluetoothABI.solBluetooth, option, &value, &length) == 0 ? value : 0
         }
         var conn: (UInt16, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: conn))
-        let handle = getsockopt(fd, KernelSocketABI.solL2CAP, KernelSocketABI.l2capConnectionInfo, &conn, &length) == 0
+        let handle = getsockopt(fd, LinuxBluetoothABI.solL2CAP, LinuxBluetoothABI.l2capConnectionInfo, &conn, &length) == 0
             ? conn.0 : nil
-        return KernelChannelInfo(receiveMTU: mtu(KernelSocketABI.btReceiveMTU), sendMTU: mtu(KernelSocketABI.btSendMTU),
+        return KernelChannelInfo(receiveMTU: mtu(LinuxBluetoothABI.btReceiveMTU), sendMTU: mtu(LinuxBluetoothABI.btSendMTU),
                                  handle: handle, security: securityLevel)
     }
 

@@ -5,6 +5,7 @@ public struct ManagementOpcode: RawRepresentable, Hashable, Sendable, CustomStri
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     public static let readControllerIndexList = ManagementOpcode(rawValue: 0x0003)
+    public static let readUnconfiguredControllerIndexList = ManagementOpcode(rawValue: 0x0036)
     public static let readControllerInformation = ManagementOpcode(rawValue: 0x0004)
     public static let setPowered = ManagementOpcode(rawValue: 0x0005)
     public static let setLowEnergy = ManagementOpcode(rawValue: 0x000D)

@@ -1,9 +1,10 @@
 import Glibc
 import Wire
 
-/// The kernel ABI of Bluetooth L2CAP sockets, spelled out from include/net/bluetooth/
-/// {bluetooth,l2cap}.h (stable kernel ABI; see `LinuxBluetoothABI` for why not CBluetooth).
-enum KernelSocketABI {
+/// The L2CAP socket part of the kernel's Bluetooth ABI (include/net/bluetooth/
+/// {bluetooth,l2cap}.h), used by the kernel backend's ATT sockets: one ABI type for both
+/// backends' sockets.
+extension LinuxBluetoothABI {
     static let solBluetooth: Int32 = 274
     static let solL2CAP: Int32 = 6
     /// SOL_BLUETOOTH options.
