@@ -189,7 +189,7 @@ extension HCIHost {
 
     public func secure(_ link: LinkID, _ need: SecurityNeed, at now: HostTime) {
         guard let c = connection(of: link), c.security != nil else {
-            deliver(.security(link, .failed(.unavailable("\(link) is not connected"))))
+            deliver(.security(link, .failed(.unavailable(linkTable.notConnectedReason(link)))))
             return
         }
         c.security?.applicationWants(need, context: &securityContext, at: now)

@@ -210,7 +210,7 @@ extension KernelHost {
     /// bond first (Unpair Device) so that a new pairing runs.
     public func secure(_ link: LinkID, _ need: SecurityNeed, at now: HostTime) {
         guard openChannels.contains(link), let peer = linkTable.record(link)?.peer else {
-            deliver(.security(link, .failed(.unavailable("\(link) is not connected"))))
+            deliver(.security(link, .failed(.unavailable(linkTable.notConnectedReason(link)))))
             return
         }
         if !need.fresh, let level = security.levels[link], level >= need.level {

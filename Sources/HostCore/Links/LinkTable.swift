@@ -254,4 +254,12 @@ extension LinkTable: GATTClientOutput {
     func securityNeeded(_ link: LinkID, error: ATTErrorCode) {
         request(.secure(link, error))
     }
+
+    /// Why security cannot be asked of `link` now: a link that was connected (the commands
+    /// connect before they secure) went down first, typically because the peer disconnected
+    /// (Zephyr's SC-only peripheral does, 150 ms after a connection it will not pair with).
+    func notConnectedReason(_ link: LinkID) -> String {
+        guard let peer = record(link)?.peer else { return "\(link) is not a link of this host" }
+        return "\(peer) is not connected: the link went down (disconnected) before security could be raised"
+    }
 }
