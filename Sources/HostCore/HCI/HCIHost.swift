@@ -142,7 +142,7 @@ public final class HCIHost: Host {
         privateAddress?.advanceTime(to: now)
         linkTable.advanceTime(to: now)
         advanceSecurity(to: now)
-        reconcileScanner(at: now)
+        runSchedule(at: now)
         serviceLinks(at: now)
     }
 
@@ -153,12 +153,12 @@ public final class HCIHost: Host {
     public func startScan(_ scan: ScanConfiguration?, at now: HostTime) {
         clock = max(clock, now)
         scanner.want(scan ?? configuration.scan)
-        reconcileScanner(at: now)
+        runSchedule(at: now)
     }
 
     public func stopScan(at now: HostTime) {
         scanner.want(nil)
-        reconcileScanner(at: now)
+        runSchedule(at: now)
     }
 
     // MARK: State, for tests and the CLI
@@ -234,7 +234,7 @@ public final class HCIHost: Host {
                 raiseSecurity(id, after: error, at: now)
             }
         }
-        pumpInitiator(at: now)
+        runSchedule(at: now)
         while let (id, pdu) = linkTable.pollATT() {
             guard let c = connection(of: id) else {
                 warn("ATT PDU for \(id), which is not connected, dropped", pdu[...])
