@@ -120,14 +120,14 @@ public final class HCIHost: Host {
     /// The earliest time at which `advanceTime(to:)` has something to do; nil when nothing
     /// waits for time.
     public var nextDeadline: HostTime? {
-        var d = commands.nextDeadline
-        if let i = initiator.nextDeadline { d = min(d ?? i, i) }
-        if phase == .ready, let r = scanner.retryAt { d = min(d ?? r, r) }
-        if let l = linkTable.nextDeadline { d = min(d ?? l, l) }
-        if let s = securityDeadline { d = min(d ?? s, s) }
-        if let a = awaitingAddress.values.min() { d = min(d ?? a, a) }
-        if phase == .ready, let r = privateAddress?.nextDeadline { d = min(d ?? r, r) }
-        return d
+        var d = EarliestDeadline(commands.nextDeadline)
+        d.consider(initiator.nextDeadline)
+        if phase == .ready { d.consider(scanner.retryAt) }
+        d.consider(linkTable.nextDeadline)
+        d.consider(securityDeadline)
+        d.consider(awaitingAddress.values.min())
+        if phase == .ready { d.consider(privateAddress?.nextDeadline) }
+        return d.time
     }
 
     /// Fires everything due at `now`: command timeouts, connect timeouts, reconnect backoffs,

@@ -90,18 +90,18 @@ public final class LinkTable {
     // MARK: Time
 
     var nextDeadline: HostTime? {
-        var d: HostTime?
+        var d = EarliestDeadline()
         for record in list {
             switch record.phase {
             case let .backoff(until):
-                d = min(d ?? until, until)
+                d.consider(until)
             case let .up(c), let .closing(c, _):
-                if let cd = c.client.nextDeadline { d = min(d ?? cd, cd) }
+                d.consider(c.client.nextDeadline)
             default:
                 break
             }
         }
-        return d
+        return d.time
     }
 
     func advanceTime(to now: HostTime) {
