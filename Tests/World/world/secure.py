@@ -12,7 +12,7 @@ corrupt one of the peripheral's own SMP PDUs on its way out.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from bumble import gatt, hci, pairing, smp
 
@@ -207,39 +207,35 @@ class Secure(Peripheral):
         self.world.event('paired', device=self.name, peer=str(connection.peer_address), profile=self.profile,
                          authenticated=bool(connection.authenticated), sc=bool(getattr(connection, 'sc', False)))
 
-    def _keep_one_bond(self, manager) -> None:
-        """A peripheral with room for one bond that it already holds refuses any new pairing
-        without saying why, as many do."""
-        original = manager.on_smp_pdu
-
-        def on_smp_pdu(connection, pdu: bytes) -> None:
-            if pdu and pdu[0] == PAIRING_REQUEST and self.bonded:
-                self.world.event('pairing_failed', device=self.name, peer=str(connection.peer_address),
-                                 reason=UNSPECIFIED_REASON, why='a bond is kept already (single bond)')
-                connection.send_l2cap_pdu(SMP_CID, bytes([PAIRING_FAILED, UNSPECIFIED_REASON]))
-                return
-            original(connection, pdu)
-
-        manager.on_smp_pdu = on_smp_pdu
-
     async def _request_security(self, connection) -> None:
         await asyncio.sleep(0.05)
         if connection.handle in self.device.connections:
             self.device.request_pairing(connection)
             self.world.event('security_request_sent', device=self.name)
 
-    def _refuse_legacy(self, manager) -> None:
+    def _refuse_pairing(self, manager, reason: int, why: str, refuses: Callable[[bytes], bool]) -> None:
+        """Answers a Pairing Request that `refuses` picks with Pairing Failed `reason`."""
         original = manager.on_smp_pdu
 
         def on_smp_pdu(connection, pdu: bytes) -> None:
-            if pdu and pdu[0] == PAIRING_REQUEST and len(pdu) >= 4 and not pdu[3] & AUTH_REQ_SC:
+            if pdu and pdu[0] == PAIRING_REQUEST and refuses(pdu):
                 self.world.event('pairing_failed', device=self.name, peer=str(connection.peer_address),
-                                 reason=AUTHENTICATION_REQUIREMENTS, why='legacy pairing refused (SC only)')
-                connection.send_l2cap_pdu(SMP_CID, bytes([PAIRING_FAILED, AUTHENTICATION_REQUIREMENTS]))
+                                 reason=reason, why=why)
+                connection.send_l2cap_pdu(SMP_CID, bytes([PAIRING_FAILED, reason]))
                 return
             original(connection, pdu)
 
         manager.on_smp_pdu = on_smp_pdu
+
+    def _refuse_legacy(self, manager) -> None:
+        self._refuse_pairing(manager, AUTHENTICATION_REQUIREMENTS, 'legacy pairing refused (SC only)',
+                             lambda pdu: len(pdu) >= 4 and not pdu[3] & AUTH_REQ_SC)
+
+    def _keep_one_bond(self, manager) -> None:
+        """A peripheral with room for one bond that it already holds refuses any new pairing
+        without saying why, as many do."""
+        self._refuse_pairing(manager, UNSPECIFIED_REASON, 'a bond is kept already (single bond)',
+                             lambda _pdu: self.bonded)
 
     def _corrupt_outgoing(self, manager, code: int) -> None:
         def send_command(connection, command) -> None:
