@@ -45,6 +45,15 @@ extension WorldIntegration.Security {
         #expect(again.stderr.contains("Unspecified Reason"), "\(again.transcript)")
         #expect(again.stderr.contains("it keeps a single bond and already has one"), "\(again.transcript)")
         #expect(again.stderr.contains("not in pairing mode"), "\(again.transcript)")
+
+        // The same refusal while connecting a link that must be secure says it too.
+        let other = try PackagePaths.temporaryDirectory("advice-single-bond-other")
+        defer { try? FileManager.default.removeItem(at: other) }
+        let read = try await RtstackProcess.run(["read", peer, Self.encrypted, "--security", "medium"] + WorldIntegration.adapter(world)
+                                                + ["--state-dir", other.path], timeout: 40)
+        #expect(read.status == 1, "\(read.transcript)")
+        #expect(read.stderr.contains("Unspecified Reason") && read.stderr.contains("it keeps a single bond and already has one"),
+                "\(read.transcript)")
     }
 
     @Test("write --signed on an encrypted link goes as Write Without Response (Vol 3, Part G, §4.9.2), said once, no bond needed")

@@ -83,6 +83,9 @@ struct CentralCommand {
             return try await central.connect(to: address, plan: plan)
         } catch {
             console.err.line("rtstack: connecting to \(address): \(error)")
+            if case CentralError.host(let h) = error, let hint = SecurityAdvice.hint(for: h, security: options.securityOptions) {
+                console.err.line("  " + hint)
+            }
             throw Failure(code: .failure)
         }
     }
