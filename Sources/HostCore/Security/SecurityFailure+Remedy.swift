@@ -13,6 +13,13 @@ extension SecurityFailure {
             return PairingError.remedy(forPeerReason: reason)
         case .pairing(.repeatedAttempts):
             return "wait a few seconds before pairing with this peer again"
+        case .pairing(.confirmValueMismatch):
+            return "the passkey typed was not the one shown: pair again and check the six digits"
+        case .pairing(.timeout):
+            return "the peer stopped answering during pairing; if it asks its user to confirm or type, do so within 30 s"
+        case .pairing(.encryptionFailed), .encryption:
+            return "the peer or its link layer refused the key: reconnect; if it keeps failing, the peer may have lost "
+                + "the bond (rtstack bonds remove ADDRESS, then rtstack pair ADDRESS)"
         case .keySize:
             return "pair again (rtstack pair ADDRESS); a controller that caps the key size below 16 cannot reach the level"
         default:

@@ -19,6 +19,10 @@ enum SecurityAdvice {
             return "the peer's own application must authorize this access (confirm on the peer, or allow rtstack there); pairing does not change it"
         case .security(.pairing(.peerFailed(.authenticationRequirements))), .security(.pairing(.authenticationRequirements)):
             return authentication(security, what: "the pairing needs MITM protection")
+        case .security(.pairing(.passkeyEntryFailed)):
+            return "no passkey was given: rtstack asks on a terminal; from a script give --passkey N, or --passkey - to read it from stdin"
+        case .security(.pairing(.numericComparisonRejected)):
+            return "the numbers were not confirmed: on a terminal answer y when they match, or give --confirm-numbers"
         case let .security(failure):
             return failure.remedy
         default:
