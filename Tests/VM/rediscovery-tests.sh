@@ -36,12 +36,14 @@ rediscovery_tests() {
     found=0 i=0 first_failed="" times=""
     while [ $i -lt $rounds ]; do
         i=$((i + 1))
+        t0=$(now)
         heart_server rgone $P once
         btmon -w $R/round-$i.btsnoop >/dev/null 2>&1 &
         RMON=$!
         sleep 0.3
-        rt 30 rsub subscribe "$AP/public" 2A37 --duration 2 --json --adapter hci$C --backend kernel $STATE
+        rt 30 rsub subscribe "$AP/public" 2A37 --duration 1 --json --adapter hci$C --backend kernel $STATE
         subrc=$rc
+        t1=$(now)
         btmgmt --index $P power off >>$T/btmgmt.log 2>&1
         # The session scans for any Heart Rate sensor: only H advertises now.
         started=$(now)
@@ -69,6 +71,7 @@ rediscovery_tests() {
         [ "$first_failed" = $i ] || rm -f $R/round-$i.btsnoop
         server_stop rgone
         peripheral_on $P
+        [ -z "${REDISCOVERY_SHOW:-}" ] || echo "    round $i: setup+subscribe $(seconds $t0 $t1) s, the rest $(seconds $t1 $(now)) s"
     done
     figure "rediscovery: first heart-rate measurement after the session's start, s (per round):$times"
     if [ $found = $rounds ]; then
