@@ -103,12 +103,19 @@ import Wire
         #expect(!h.isScanning)
     }
 
+    private func heartRateFound() -> ManagementEvent.Payload {
+        .deviceFound(ManagementDeviceFound(address: Self.peerA.address, addressType: 1, rssi: -50, flags: [],
+                                           eirData: [0x03, 0x03, 0x0D, 0x18]))
+    }
+
     @Test func aRunningDiscoveryIsCycledSoTheControllerReportsDevicesAgain() {
         let (h, k) = make()
         k.bringUp()
         h.startScan(at: k.now)
         k.complete(.success, [0x06])
         let started = k.now
+        k.now = started + HostDuration.milliseconds(20)
+        k.emit(heartRateFound())
         #expect(h.nextDeadline == started + HostDuration.seconds(4))
         k.now = started + HostDuration.seconds(4)
         h.advanceTime(to: k.now)
@@ -121,6 +128,68 @@ import Wire
         h.stopScan(at: k.now)
         k.complete(.success, [0x06])
         #expect(h.nextDeadline == nil)
+    }
+
+    /// Issue 17 §5: the kernel drops the advertising reports it processes before its discovery
+    /// state is "finding"; btvirt reports every advertiser within a millisecond of LE Set Scan
+    /// Enable, so a start can lose all of them, and the controller's duplicate filter repeats none.
+    /// A start that reported nothing is cycled after 1 s, not 4 s; once one reports, the 4 s cycle
+    /// applies again.
+    @Test func aDiscoveryStartThatReportsNothingIsCycledAfterOneSecond() {
+        let (h, k) = make()
+        k.bringUp()
+        h.startScan(at: k.now)
+        k.complete(.success, [0x06])
+        k.emit(.discovering(.lowEnergy, true))
+        let started = k.now
+        #expect(h.nextDeadline == started + HostDuration.seconds(1))
+        k.now = started + HostDuration.seconds(1)
+        h.advanceTime(to: k.now)
+        #expect(k.commands.last == .stopDiscovery(.lowEnergy, index: 0))
+        k.complete(.success, [0x06])
+        k.emit(.discovering(.lowEnergy, false))
+        #expect(k.commands.last == .startDiscovery(.lowEnergy, index: 0))
+        k.complete(.success, [0x06])
+        k.emit(.discovering(.lowEnergy, true))
+        let again = k.now
+        k.now = again + HostDuration.milliseconds(5)
+        k.emit(heartRateFound())
+        guard case .advertisement(let r)? = k.events.last else { Issue.record("\(k.events)"); return }
+        #expect(r.address == Self.peerA)
+        #expect(h.nextDeadline == again + HostDuration.seconds(4))
+    }
+
+    /// Where nothing advertises, the early cycle stops after ten quiet starts in a row.
+    @Test func quietStartsAreCycledEarlyTenTimesThenEveryFourSeconds() {
+        let (h, k) = make()
+        k.bringUp()
+        h.startScan(at: k.now)
+        k.complete(.success, [0x06])
+        var cycles: [UInt64] = []
+        for _ in 0..<12 {
+            let started = k.now
+            guard let d = h.nextDeadline else { Issue.record("no cycle deadline"); return }
+            cycles.append((d - started) / 1_000_000_000)
+            k.now = d
+            h.advanceTime(to: d)
+            #expect(k.commands.last == .stopDiscovery(.lowEnergy, index: 0))
+            k.complete(.success, [0x06])
+            #expect(k.commands.last == .startDiscovery(.lowEnergy, index: 0))
+            k.complete(.success, [0x06])
+        }
+        #expect(cycles == Array(repeating: 1, count: 10) + [4, 4])
+    }
+
+    /// The VM test saw the session's Stop Discovery and then the closing one, answered Rejected.
+    @Test func aStopDiscoveryAlreadySentIsNotRepeatedWhenClosing() {
+        let (h, k) = make()
+        k.bringUp()
+        h.startScan(at: k.now)
+        k.complete(.success, [0x06])
+        #expect(h.restoringCommands == [.stopDiscovery(.lowEnergy, index: 0), .setPowered(false, index: 0)])
+        h.stopScan(at: k.now)
+        #expect(k.commands.last == .stopDiscovery(.lowEnergy, index: 0))
+        #expect(h.restoringCommands == [.setPowered(false, index: 0)])
     }
 
     @Test func busyDiscoveryIsRetriedLater() {

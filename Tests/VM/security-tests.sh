@@ -61,7 +61,7 @@ sec_just_works() {
         bad "security, $(bname $b): btgatt-server -s medium, Just Works" "exit $rc"; show $T/sec-jw-$b.out $T/sec-jw-$b.err $S/agent.log; heart_log | show
         return
     fi
-    [ $b = user ] || return 0
+    [ $b = user ] || { sec_kernel_bond_kept; return 0; }
     rt 10 sec-bonds bonds $D
     if grep -q "^$A1/public .*Just Works" $T/sec-bonds.out; then
         ok "security, user channel: the bond with hci1 is kept"
@@ -76,6 +76,28 @@ sec_just_works() {
         ok "security, user channel: reconnected, encrypted with the bond (LE Enable Encryption, no Pairing Request), gatt reads the database"
     else
         bad "security, user channel: reconnect with the bond" "exit $rc"; grep -E "Encryption|Pairing|Disconn" $T/sec-jw2-$b.err | show
+    fi
+}
+
+# Issue 17 §1, kernel backend: the peer's kernel distributes its keys at once after Encryption
+# Change, and hci0's kernel (which pairs on this backend) must take them and keep the bond: the
+# next connection, a `read` needing encryption, is encrypted with the kept key (LE Start
+# Encryption on hci0) without pairing again (no Pairing Request on hci0), and reads 2A38.
+sec_kernel_bond_kept() {
+    sec_peer medium 3
+    btmon -w $S/kbond.btsnoop >/dev/null 2>&1 &
+    kmon=$!
+    sleep 0.3
+    rt 40 sec-jw2-kernel read "$A1/public" 2A38 --adapter hci0 --backend kernel --security medium $D
+    kill $kmon 2>/dev/null
+    wait $kmon 2>/dev/null
+    $RT decode $S/kbond.btsnoop --brief 2>/dev/null | grep ' hci0 ' >$S/kbond.txt
+    if [ $rc = 0 ] && head -1 $T/sec-jw2-kernel.out | grep -q ': 01  = Chest$' \
+        && grep -q "LE Start Encryption\|LE Enable Encryption" $S/kbond.txt && ! grep -q "Pairing Request" $S/kbond.txt; then
+        ok "security, kernel backend: the bond the kernel kept encrypts the next link (no Pairing Request), read 2A38 gives 01 = Chest"
+    else
+        bad "security, kernel backend: bond kept" "exit $rc"; show $T/sec-jw2-kernel.out $T/sec-jw2-kernel.err
+        grep -E "Encryption|Pairing|Security|Disconn|Key" $S/kbond.txt | head -20 | show
     fi
 }
 

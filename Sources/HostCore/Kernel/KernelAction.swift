@@ -81,6 +81,16 @@ public struct KernelHostConfiguration: Sendable {
     /// is found in the next cycle: the kernel ignores reports that arrive before its discovery
     /// state reaches "finding", and with duplicate filtering on the controller does not repeat them.
     public var discoveryCycle: UInt64 = HostDuration.seconds(4)
+    /// A discovery start that has reported no device after this long is cycled then. The
+    /// kernel sets its discovery state to "finding" only after LE Set Scan Enable completes and
+    /// drops the reports processed before that; a controller that reports every advertiser at
+    /// once on Scan Enable (btvirt does, within a millisecond) can lose the whole burst, and with
+    /// duplicate filtering nothing is repeated: the VM test saw most first starts after power-on
+    /// and a third of later ones lose it, so a session waited 4 s per loss (issue 17 §5).
+    public var discoveryQuietRestart: UInt64 = HostDuration.seconds(1)
+    /// How many quiet starts in a row are cycled early before the full cycle applies again
+    /// (where nothing advertises, discovery is not cycled every second for good).
+    public var discoveryQuietRestartLimit = 10
     /// The IO capability the kernel pairs with (Set IO Capability at bring-up; the kernel
     /// asks rtstack, its agent, for passkeys and comparisons); nil leaves the kernel's.
     public var ioCapability: SMPIOCapability?

@@ -54,6 +54,14 @@ public final class KernelHost: Host {
     var discoveryRetryAt: HostTime?
     /// When the running discovery is cycled (stopped and started again).
     var discoveryCycleAt: HostTime?
+    /// When the running discovery started, and whether it has reported a device since: a start
+    /// that reports none within `discoveryQuietRestart` is cycled then, not after the full
+    /// `discoveryCycle` (the kernel may have dropped the whole burst of reports; see there).
+    var discoveryStartedAt: HostTime?
+    var reportedSinceStart = false
+    /// Quiet starts cycled early in a row; after `discoveryQuietRestartLimit` of them the full
+    /// cycle applies (nothing is there to be found).
+    var quietRestarts = 0
     /// While the adapter is away: when Set Powered is tried again.
     var powerRetryAt: HostTime?
 
@@ -134,6 +142,7 @@ public final class KernelHost: Host {
             warn("\(adapterName) reported a hardware error (code \(Hex.number(code, width: 2)))")
         case let .deviceFound(found):
             guard scanWanted, let address = found.leAddress else { return }
+            if discovering { discoveryReported() }
             deliver(.advertisement(AdvertisementReport(
                 address: address, rssi: found.rssi, connectable: !found.flags.contains(.notConnectable),
                 scannable: false, isScanResponse: found.flags.contains(.scanResponse), data: found.eirData)))
@@ -186,6 +195,7 @@ public final class KernelHost: Host {
         if let r = discoveryRetryAt, r <= now { discoveryRetryAt = nil }
         if let c = discoveryCycleAt, c <= now {
             discoveryCycleAt = nil
+            if discovering, !reportedSinceStart { quietRestarts += 1 }
             if discovering, scanWanted, inFlight == nil, waiting.isEmpty {
                 send(.stopDiscovery(.lowEnergy, index: configuration.index), at: now)
             }
@@ -236,7 +246,10 @@ public final class KernelHost: Host {
     /// it off again if this host powered it on. The runtime sends them before it closes.
     public var restoringCommands: [ManagementCommand] {
         var out: [ManagementCommand] = []
-        if discovering { out.append(.stopDiscovery(.lowEnergy, index: configuration.index)) }
+        // A Stop Discovery already sent (the session's stopScan just before closing) is not sent
+        // again: the kernel would answer the second one Rejected.
+        let stopping = inFlight?.command.opcode == .stopDiscovery || waiting.contains { $0.opcode == .stopDiscovery }
+        if discovering, !stopping { out.append(.stopDiscovery(.lowEnergy, index: configuration.index)) }
         if security.bondableByHost, phase == .ready { out.append(.setBondable(false, index: configuration.index)) }
         if security.secureConnectionsByHost, phase == .ready {
             out.append(.setSecureConnections(false, index: configuration.index))
@@ -384,7 +397,10 @@ public final class KernelHost: Host {
         case .startDiscovery:
             if status == .success {
                 setDiscovering(true)
-                discoveryCycleAt = now &+ configuration.discoveryCycle
+                discoveryStartedAt = now
+                reportedSinceStart = false
+                let quiet = quietRestarts < configuration.discoveryQuietRestartLimit
+                discoveryCycleAt = now &+ (quiet ? configuration.discoveryQuietRestart : configuration.discoveryCycle)
             } else {
                 setDiscovering(false)
                 discoveryRetryAt = now &+ configuration.discoveryRetryDelay
@@ -451,6 +467,17 @@ public final class KernelHost: Host {
         }
         let wait = configuration.adapterReturnTimeout / 1_000_000_000
         warn("\(adapterName) was \(removed ? "removed" : "powered off"); waiting up to \(wait) s for it to come back")
+    }
+
+    /// The running discovery reported a device: the kernel's state machine delivers reports, so
+    /// the next cycle comes after the full `discoveryCycle` from its start.
+    private func discoveryReported() {
+        guard !reportedSinceStart else { return }
+        reportedSinceStart = true
+        quietRestarts = 0
+        if let started = discoveryStartedAt, discoveryCycleAt != nil {
+            discoveryCycleAt = started &+ configuration.discoveryCycle
+        }
     }
 
     private func setDiscovering(_ on: Bool) {
