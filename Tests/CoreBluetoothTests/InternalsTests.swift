@@ -97,4 +97,27 @@ struct InternalsTests {
         #expect((d[CBAdvertisementDataTxPowerLevelKey] as? NSNumber)?.intValue == -8)
         #expect((d[CBAdvertisementDataIsConnectable] as? NSNumber)?.boolValue == true)
     }
+
+    @Test("A link lost to the supervision timeout is CBError.connectionTimeout; every other end is peripheralDisconnected; ATT errors keep their code")
+    func errorTranslation() {
+        #expect(ErrorTranslation.disconnection(HCIStatus(rawValue: 0x08), text: "").code == .connectionTimeout)
+        #expect(ErrorTranslation.disconnection(HCIStatus(rawValue: 0x13), text: "").code == .peripheralDisconnected)
+        #expect(ErrorTranslation.disconnection(nil, text: "").code == .peripheralDisconnected)
+        let att = ErrorTranslation.delegateError(CentralError.host(.att(error: 0x0D, request: 0x12, handle: 0x20)))
+        #expect((att as? CBATTError)?.code == .invalidAttributeValueLength)
+        let app = ErrorTranslation.delegateError(CentralError.host(.att(error: 0x80, request: 0x12, handle: 0x20))) as? CBATTError
+        #expect(app?.code == .unlikelyError && app?.attErrorCode == 0x80 && (app.map { $0 as NSError })?.code == 0x80)
+        #expect((ErrorTranslation.delegateError(CentralError.host(.disconnected(HCIStatus(rawValue: 0x08)))) as? CBError)?.code == .connectionTimeout)
+    }
+
+    @Test("Opening failures map to the states an app checks: no adapter unsupported, no permission unauthorized")
+    func openFailureStates() {
+        func state(_ e: TransportError) -> CBManagerState { ErrorTranslation.state(after: CentralError.unavailable(.transport(e))) }
+        #expect(state(.connectionRefused(endpoint: "127.0.0.1:1")) == .unsupported)
+        #expect(state(.openFailed(path: "/dev/ttyACM0", errno: ENOENT)) == .unsupported)
+        #expect(state(.openFailed(path: "/dev/ttyACM0", errno: EACCES)) == .unauthorized)
+        #expect(state(.hciSocket(HCISocketError(index: 0, operation: .bind, errno: EPERM))) == .unauthorized)
+        #expect(state(.hciSocket(HCISocketError(index: 0, operation: .socket, errno: EAFNOSUPPORT))) == .unsupported)
+        #expect(state(.hciSocket(HCISocketError(index: 0, operation: .bind, errno: EBUSY))) == .poweredOff)
+    }
 }

@@ -92,7 +92,7 @@ extension WorldIntegration {
             #expect(Array(sent[start ..< min(sent.count, start + shown.count)]) == shown)
         }
 
-        @Test("Scan by service, read, write, read back; a lost link (supervision timeout) is reported, the app scans again and finds what it wrote")
+        @Test("Scan by service, read, write, read back; the board ending the link is reported, the app scans again and finds what it wrote")
         func readWriteRescan() async throws {
             let world = try await WorldProcess.start()
             defer { world.stop() }
@@ -112,15 +112,12 @@ extension WorldIntegration {
             let refused = try #require(app.writes[1] as? CBATTError)
             #expect(refused.code == .invalidAttributeValueLength)
 
-            _ = try world.control(#"{"cmd":"drop","device":"Thingy 1","reason":8}"#)
+            // The Thingy ends the link (Remote User Terminated Connection); the app scans again.
+            _ = try world.control(#"{"cmd":"drop","device":"Thingy 1","reason":19}"#)
             #expect(await eventually(10) { app.disconnections.count == 1 })
-            #expect((app.disconnections[0] as? CBError)?.code == .connectionTimeout, "\(String(describing: app.disconnections[0]))")
+            #expect((app.disconnections[0] as? CBError)?.code == .peripheralDisconnected, "\(String(describing: app.disconnections[0]))")
             #expect(await eventually(20) { app.connections == 2 && app.reads.count == 3 })
             #expect(app.reads.last == Data("Run 1".utf8))
-
-            _ = try world.control(#"{"cmd":"drop","device":"Thingy 1","reason":19}"#)
-            #expect(await eventually(10) { app.disconnections.count == 2 })
-            #expect((app.disconnections[1] as? CBError)?.code == .peripheralDisconnected)
         }
 
         @Test("One central, N devices, each connected then disconnected one by one, always the same object per device")
