@@ -8,30 +8,47 @@ import Wire
 /// `didUpdateValueFor` is always the value being reported.
 extension CBPeripheral {
     public func readValue(for characteristic: CBCharacteristic) {
-        request("readValue(for: characteristic)") { link, current in
-            let result: Result<[UInt8], any Error>
-            do { result = .success(try await link.read(handle: characteristic.valueHandle)) } catch { result = .failure(error) }
-            guard current() else { return }
-            let error = result.failure.map(ErrorTranslation.delegateError)
-            let value = try? result.get()
-            self.onQueue { p in
-                if let value { p.lock.guarded { characteristic.storedValue = Data(value) } }
-                p.delegate?.peripheral(p, didUpdateValueFor: characteristic, error: error)
-            }
+        read(characteristic.valueHandle, "readValue(for: characteristic)") { p, value, error in
+            if let value { p.lock.guarded { characteristic.storedValue = value } }
+            p.delegate?.peripheral(p, didUpdateValueFor: characteristic, error: error)
         }
     }
 
     public func readValue(for descriptor: CBDescriptor) {
-        request("readValue(for: descriptor)") { link, current in
+        read(descriptor.handle, "readValue(for: descriptor)") { p, value, error in
+            if let value { p.lock.guarded { descriptor.storedValue = value } }
+            p.delegate?.peripheral(p, didUpdateValueFor: descriptor, error: error)
+        }
+    }
+
+    /// Reads `handle` (long values too) and hands the value or the app's error to `report` on
+    /// the delegate's queue.
+    private func read(_ handle: UInt16, _ what: String,
+                      report: @escaping @Sendable (CBPeripheral, Data?, (any Error)?) -> Void) {
+        request(what) { link, current in
             let result: Result<[UInt8], any Error>
-            do { result = .success(try await link.read(handle: descriptor.handle)) } catch { result = .failure(error) }
+            do { result = .success(try await link.read(handle: handle)) } catch { result = .failure(error) }
             guard current() else { return }
             let error = result.failure.map(ErrorTranslation.delegateError)
-            let value = try? result.get()
-            self.onQueue { p in
-                if let value { p.lock.guarded { descriptor.storedValue = Data(value) } }
-                p.delegate?.peripheral(p, didUpdateValueFor: descriptor, error: error)
+            let value = (try? result.get()).map { Data($0) }
+            self.onQueue { p in report(p, value, error) }
+        }
+    }
+
+    /// Writes `value` to `handle` with a response and hands the app's error (nil: written) to
+    /// `report` on the delegate's queue.
+    private func write(_ value: [UInt8], to handle: UInt16, _ what: String,
+                       report: @escaping @Sendable (CBPeripheral, (any Error)?) -> Void) {
+        request(what) { link, current in
+            let outcome: (any Error)?
+            do {
+                try await link.write(handle: handle, value: value, withResponse: true)
+                outcome = nil
+            } catch {
+                outcome = ErrorTranslation.delegateError(error)
             }
+            guard current() else { return }
+            self.onQueue { p in report(p, outcome) }
         }
     }
 
@@ -40,35 +57,26 @@ extension CBPeripheral {
     /// `canSendWriteWithoutResponse`.
     public func writeValue(_ data: Data, for characteristic: CBCharacteristic, type: CBCharacteristicWriteType) {
         let value = [UInt8](data)
-        if type == .withoutResponse {
-            lock.guarded { connection?.writesWithoutResponse += 1 }
+        guard type == .withoutResponse else {
+            return write(value, to: characteristic.valueHandle, "writeValue(_:for:type:)") { p, error in
+                p.delegate?.peripheral(p, didWriteValueFor: characteristic, error: error)
+            }
         }
-        request("writeValue(_:for:type:)") { link, current in
-            if type == .withoutResponse {
-                do { try await link.write(handle: characteristic.valueHandle, value: value, withResponse: false) } catch {
-                    CBLog.warning("Write Without Response to \(characteristic.uuid) of \(self.identifier) failed: \(error)")
-                }
-                let ready: Bool = self.lock.guarded {
-                    guard current(), var c = self.connection else { return false }
-                    c.writesWithoutResponse -= 1
-                    if !c.canSendWriteWithoutResponse { c.waitingForWriteWindow = true }
-                    let ready = c.waitingForWriteWindow && c.canSendWriteWithoutResponse
-                    if ready { c.waitingForWriteWindow = false }
-                    self.connection = c
-                    return ready
-                }
-                if ready { self.onQueue { p in p.delegate?.peripheralIsReady(toSendWriteWithoutResponse: p) } }
-                return
+        lock.guarded { connection?.writesWithoutResponse += 1 }
+        request("writeValue(_:for:type: .withoutResponse)") { link, current in
+            do { try await link.write(handle: characteristic.valueHandle, value: value, withResponse: false) } catch {
+                CBLog.warning("Write Without Response to \(characteristic.uuid) of \(self.identifier) failed: \(error)")
             }
-            let outcome: (any Error)?
-            do {
-                try await link.write(handle: characteristic.valueHandle, value: value, withResponse: true)
-                outcome = nil
-            } catch {
-                outcome = ErrorTranslation.delegateError(error)
+            let ready: Bool = self.lock.guarded {
+                guard current(), var c = self.connection else { return false }
+                c.writesWithoutResponse -= 1
+                if !c.canSendWriteWithoutResponse { c.waitingForWriteWindow = true }
+                let ready = c.waitingForWriteWindow && c.canSendWriteWithoutResponse
+                if ready { c.waitingForWriteWindow = false }
+                self.connection = c
+                return ready
             }
-            guard current() else { return }
-            self.onQueue { p in p.delegate?.peripheral(p, didWriteValueFor: characteristic, error: outcome) }
+            if ready { self.onQueue { p in p.delegate?.peripheralIsReady(toSendWriteWithoutResponse: p) } }
         }
     }
 
@@ -79,17 +87,8 @@ extension CBPeripheral {
             CBLog.misuse("the Client Characteristic Configuration descriptor is written with setNotifyValue(_:for:), not writeValue(_:for:): ignored")
             return
         }
-        let value = [UInt8](data)
-        request("writeValue(_:for: descriptor)") { link, current in
-            let outcome: (any Error)?
-            do {
-                try await link.write(handle: descriptor.handle, value: value, withResponse: true)
-                outcome = nil
-            } catch {
-                outcome = ErrorTranslation.delegateError(error)
-            }
-            guard current() else { return }
-            self.onQueue { p in p.delegate?.peripheral(p, didWriteValueFor: descriptor, error: outcome) }
+        write([UInt8](data), to: descriptor.handle, "writeValue(_:for: descriptor)") { p, error in
+            p.delegate?.peripheral(p, didWriteValueFor: descriptor, error: error)
         }
     }
 

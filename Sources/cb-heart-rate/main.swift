@@ -79,6 +79,7 @@ final class HeartRateMonitor: NSObject, CBCentralManagerDelegate, CBPeripheralDe
         let bpm = flags & 0x01 == 0 ? Int(data.count > 1 ? data[data.startIndex + 1] : 0)
             : data.count > 2 ? Int(data[data.startIndex + 1]) | Int(data[data.startIndex + 2]) << 8 : 0
         print("\(bpm) bpm")
+        fflush(nil)   // each beat reaches a pipe (a log, a test) at once
     }
 }
 

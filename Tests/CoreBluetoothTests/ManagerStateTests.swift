@@ -2,6 +2,7 @@ import CoreBluetooth
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// An app's state observer, written as a Swift 6 iOS app writes one: a main-actor class
 /// whose delegate conformance is `@preconcurrency` (the nil queue calls it on the main queue).
@@ -12,18 +13,6 @@ final class StateRecorder: NSObject, @preconcurrency CBCentralManagerDelegate {
     func centralManagerDidUpdateState(_ central: CBCentralManager) {
         states.append(central.state)
     }
-}
-
-/// Waits on the main actor (letting the main queue run the delegate calls) until `condition`
-/// holds, at most `seconds`.
-@MainActor
-func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > end { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }
 
 @Suite("CBCentralManager's state")

@@ -1,18 +1,7 @@
 import CoreBluetooth
 import Foundation
 import Testing
-
-/// Waits on the main actor, letting the main queue deliver the delegate calls, until
-/// `condition` holds (at most `seconds`).
-@MainActor
-func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
-    let end = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > end { return false }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return true
-}
+import TestSupport
 
 extension WorldIntegration {
     /// iOS-shaped CoreBluetooth apps (Tests/IntegrationTests/CoreBluetoothApps: NSObject
@@ -143,6 +132,27 @@ extension WorldIntegration {
             app.toggle(devices[0])
             #expect(await eventually(20) { devices[0].isConnected && devices[0].connections == 2 })
             #expect(app.devices.count == 4 && app.devices[0] === devices[0])
+        }
+    
+        @Test("The cb-heart-rate example, given its adapter by RTSTACK_ADAPTER alone, prints the heart rate the world sends")
+        func heartRateExample() async throws {
+            let world = try await WorldProcess.start(["--heart", "1", "--speed", "0", "--environment", "0", "--distractors", "0", "--rate", "4"])
+            defer { world.stop() }
+            let binary = try PackagePaths.rtstackBinary().deletingLastPathComponent().appendingPathComponent("cb-heart-rate")
+            var environment = ProcessInfo.processInfo.environment
+            environment["RTSTACK_ADAPTER"] = "tcp:127.0.0.1:\(world.hciPort)"
+            environment["RTSTACK_STATE_DIR"] = try PackagePaths.temporaryDirectory("cb-example").path
+            let child = try PipedChild.start(binary, [], in: PackagePaths.root, environment: environment)
+            defer { if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) } }
+            func beats() -> [Int] { child.out.lines.compactMap { $0.hasSuffix(" bpm") ? Int($0.dropLast(4)) : nil } }
+            #expect(await eventually(30) { beats().count >= 3 }, "stdout: \(child.out.lines)\nstderr: \(child.err.text)")
+            kill(child.process.processIdentifier, SIGINT)
+            #expect(await eventually(5) { !child.process.isRunning })
+            #expect(child.process.terminationStatus == 0)
+            // Each printed beat is the bpm of a Heart Rate Measurement the world sent.
+            let sent = Set(world.notifications(device: "Heart 1", uuid: "2A37").map { $0.value.count > 1 ? Int($0.value[1]) : -1 })
+            #expect(!beats().isEmpty && beats().allSatisfy(sent.contains), "printed \(beats()), sent \(sent.sorted())")
+            #expect(child.out.lines.contains { $0.hasPrefix("Found Heart 1") })
         }
     }
 }

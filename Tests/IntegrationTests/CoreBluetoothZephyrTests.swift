@@ -1,6 +1,7 @@
 import CoreBluetooth
 import Foundation
 import Testing
+import TestSupport
 
 extension ZephyrIntegration {
     /// The iOS-shaped apps against Zephyr's own link layer and peripherals (BabbleSim): the
