@@ -154,5 +154,45 @@ extension WorldIntegration {
             #expect(!beats().isEmpty && beats().allSatisfy(sent.contains), "printed \(beats()), sent \(sent.sorted())")
             #expect(child.out.lines.contains { $0.hasPrefix("Found Heart 1") })
         }
+    
+        @Test("Descriptors and their values, notifications on and off (the CCCD as the peer saw it), a paced burst of Write Without Response")
+        func characteristicDetails() async throws {
+            let world = try await WorldProcess.start(["--heart", "1", "--speed", "0", "--environment", "0", "--distractors", "0", "--rate", "20"])
+            defer { world.stop() }
+            let app = DetailsApp(service: CBUUID(string: "180D"), options: try Self.options(world, "details"))
+            #expect(await eventually(20) { app.descriptorsDiscovered })
+            let p = try #require(app.peripheral)
+            let hrm = try #require(app.characteristics[CBUUID(string: "2A37")])
+            let cccd = try #require(app.cccd, "descriptors: \(String(describing: hrm.descriptors))")
+            p.readValue(for: cccd)
+            #expect(await eventually(10) { app.descriptorValues.count == 1 })
+            #expect((app.descriptorValues[0] as? NSNumber)?.intValue == 0)
+
+            p.setNotifyValue(true, for: hrm)
+            #expect(await eventually(10) { app.notificationStates == [true] && app.values >= 3 })
+            p.readValue(for: cccd)
+            #expect(await eventually(10) { app.descriptorValues.count == 2 })
+            #expect((app.descriptorValues[1] as? NSNumber)?.intValue == 1)
+            p.setNotifyValue(false, for: hrm)
+            #expect(await eventually(10) { app.notificationStates == [true, false] })
+            #expect(!hrm.isNotifying)
+            let cccdWrites = world.events("att_write").filter { $0["uuid"]?.string == "2902" }.compactMap { $0["value"]?.string }
+            #expect(cccdWrites == ["0100", "0000"], "the CCCD is written back before didUpdateNotificationStateFor")
+            let stopped = app.values
+            try await Task.sleep(for: .milliseconds(500))   // 10 more notification periods
+            #expect(app.values <= stopped + 1, "values after notifications were turned off")
+
+            // A burst larger than the window: the window closes, and reopens with peripheralIsReady.
+            let control = try #require(app.characteristics[CBUUID(string: "2A39")])
+            var closed = false
+            for _ in 0..<40 {
+                p.writeValue(Data([0x01]), for: control, type: .withoutResponse)
+                if !p.canSendWriteWithoutResponse { closed = true }
+            }
+            #expect(closed)
+            #expect(await eventually(10) { app.readyCalls >= 1 && p.canSendWriteWithoutResponse })
+            #expect(p.maximumWriteValueLength(for: .withoutResponse) > 20 && p.maximumWriteValueLength(for: .withResponse) == 512)
+            #expect(await eventually(10) { world.events("att_write").filter { $0["opcode"]?.string == "0x52" }.count == 40 })
+        }
     }
 }
