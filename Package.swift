@@ -32,6 +32,9 @@ let package = Package(
         .library(name: "HostCore", targets: ["HostCore"]),
         .library(name: "Sensors", targets: ["Sensors"]),
         .library(name: "Runtime", targets: ["Runtime"]),
+        // Apple's central-side CoreBluetooth API over `Central`, so iOS code builds unchanged
+        // (Docs/corebluetooth.md). Foundation is used here only, never in the board binary.
+        .library(name: "CoreBluetooth", targets: ["CoreBluetooth"]),
     ],
     targets: [
         .systemLibrary(
@@ -79,6 +82,9 @@ let package = Package(
                 swiftSettings: optimizeForSize,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
         .target(name: "Runtime", dependencies: ["Wire", "Capture", "HostCore", "SecurityCrypto", "CBluetooth"]),
+        .target(name: "CoreBluetooth", dependencies: ["Runtime", "HostCore", "Wire"]),
+        // A CoreBluetooth app as an iOS developer writes one: heart rate, scan, connect, print.
+        .executableTarget(name: "cb-heart-rate", dependencies: ["CoreBluetooth"]),
         .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service", "SecurityCrypto"],
                 swiftSettings: optimizeForSize),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
@@ -95,7 +101,7 @@ let package = Package(
                                            .unsafeFlags(["-Xlinker", "--icf=safe", "-Xclang-linker", "-no-pie"],
                                                         .when(platforms: [.linux], configuration: .release))]),
         // Benchmarks of issue 6 (print figures, assert nothing; Docs/performance.md).
-        .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT", "SecurityCrypto", "TestSupport"]),
+        .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT", "SecurityCrypto", "TestSupport", "CoreBluetooth"]),
         // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
         // reports); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Wire", "MQTT"], path: "Tests/TestSupport"),
@@ -113,7 +119,8 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Wire", "RTStackCLI", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker", "Capture", "TestSupport"]),
+        .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "Wire", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker", "Capture", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

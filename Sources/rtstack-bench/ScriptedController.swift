@@ -2,9 +2,11 @@ import HostCore
 import TestSupport
 import Wire
 
-/// The controller side of the benchmarks: answers the host's bring-up commands, completes each
-/// LE Create Connection at once with the next Connection_Handle, answers ATT requests
-/// (Exchange MTU, Write Request for a CCCD) and returns ACL credits. It works on H4 bytes in
+/// The controller side of the benchmarks: answers the host's bring-up commands, reports the
+/// three sensors advertising (with a scan response) when a scan starts, completes each LE
+/// Create Connection at once with the next Connection_Handle, answers ATT requests (Exchange
+/// MTU, the discovery of each sensor's `BenchWorkload` database, Write Request for a CCCD)
+/// and returns ACL credits. It works on H4 bytes in
 /// both directions so that the same script serves the sans-I/O core (packets handed over in
 /// memory) and a real transport (a TCP loopback socket).
 ///
@@ -83,6 +85,9 @@ final class ScriptedController {
                 emit(.disconnectionComplete(DisconnectionCompleteEvent(connectionHandle: d.connectionHandle,
                                                                        reason: .connectionTerminatedByLocalHost)))
             }
+        case .leSetScanEnable:
+            complete(op, StatusReturnParameters())
+            if c.parameters.first == 0x01 { advertise() }
         case .leConnectionUpdate, .leReadRemoteFeatures:
             emit(.commandStatus(CommandStatusEvent(status: .success, numHCICommandPackets: 1, commandOpcode: op)))
         default:
@@ -107,6 +112,10 @@ final class ScriptedController {
         case 0x12:
             cccdWrites += 1
             reply = [0x13]
+        case 0x04, 0x06, 0x08, 0x10:
+            let sensor = BenchWorkload.sensors.first { handles[$0.address] == a.handle }
+            reply = sensor.flatMap { BenchDatabaseServer(database: $0.database).answer(Array(d[4...])) }
+                ?? [0x01, opcode, d.count >= 7 ? d[5] : 0, d.count >= 7 ? d[6] : 0, 0x0A]
         case 0x52, 0x1B, 0x1D, 0x1E:
             return
         default:
@@ -115,5 +124,21 @@ final class ScriptedController {
             reply = [0x01, opcode, handle0, handle1, 0x06]
         }
         outbox.append(contentsOf: BenchWorkload.aclH4(handle: a.handle, att: reply))
+    }
+
+    /// One ADV_IND (flags, the measurement service) and its SCAN_RSP (the name) per sensor
+    /// (Core Spec v5.4 Vol 4, Part E, §7.7.65.2).
+    private func advertise() {
+        for (i, sensor) in BenchWorkload.sensors.enumerated() {
+            let uuid = sensor.role.measurementService
+            let list: [UInt8] = uuid.uuid16.map { [0x03, 0x03, UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+                ?? [0x11, 0x07] + uuid.littleEndianBytes128
+            let name = Array("Bench \(i + 1)".utf8)
+            for (type, data) in [(LEAdvertisingEventType.advInd, [0x02, 0x01, 0x06] + list),
+                                 (.scanRsp, [UInt8(name.count + 1), 0x09] + name)] {
+                emit(.le(.advertisingReport(LEAdvertisingReportEvent(reports: [LEAdvertisingReport(
+                    eventType: type, addressType: sensor.address.type, address: sensor.address.address, data: data, rssi: -40)]))))
+            }
+        }
     }
 }

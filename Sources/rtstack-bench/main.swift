@@ -9,6 +9,9 @@ import Glibc
 ///                                                (consumer on the global pool, then on Central.loopExecutor)
 ///     rtstack-bench latency [SAMPLES] [RATE] [PATHS]  (e) write to the socket → consumer, loop and async paths
 ///                                                (async consumers on the pool and on Central.loopExecutor)
+///     rtstack-bench corebluetooth [COUNT] [REPEATS] [SAMPLES] [RATE]
+///                                                the CoreBluetooth module's didUpdateValueFor beside the
+///                                                async Central (throughput, then socket → consumer latency)
 ///     rtstack-bench links PORT PER_ROLE [SECONDS]  (d) RSS with 3 × PER_ROLE links to the Bumble world
 ///     rtstack-bench mqtt [COUNT] [QOS] [RATE]     the MQTT client against a local mosquitto: throughput and latency
 ///     rtstack-bench privacy [REPORTS] [BONDS]     advertising reports with RPAs resolved in software against BONDS IRKs
@@ -70,6 +73,21 @@ case "latency":
             print("unknown latency path \(path) (loop, subscribe, batches, subscribe-executor, batches-executor)")
         }
     }
+case "corebluetooth":
+    let count = intArgument(2, 200_000)
+    var asyncRuns: [PipelineResult] = []
+    var cbRuns: [PipelineResult] = []
+    for _ in 0..<intArgument(3, 3) {
+        if let r = await runAsyncPath(.throughput(count: count, window: 30_000), batched: false) { asyncRuns.append(r) }
+        if let r = await runCoreBluetoothPath(.throughput(count: count, window: 30_000)) { cbRuns.append(r) }
+    }
+    reportThroughput("async subscribe (Central, AsyncStream<[UInt8]>)", asyncRuns)
+    reportThroughput("CoreBluetooth didUpdateValueFor (delegate on a serial queue)", cbRuns)
+    let samples = intArgument(4, 2000)
+    let rate = max(1, intArgument(5, 500))
+    let workload = ControllerServer.Workload.latency(samples: samples, interval: UInt64(1_000_000_000 / rate))
+    if let r = await runAsyncPath(workload, batched: false) { reportLatency("async subscribe", r, rate: rate) }
+    if let r = await runCoreBluetoothPath(workload) { reportLatency("CoreBluetooth didUpdateValueFor", r, rate: rate) }
 case "mqtt":
     runMQTTBench(count: intArgument(2, 100_000), qos: intArgument(3, 1) == 0 ? .atMostOnce : .atLeastOnce, rate: max(1, intArgument(4, 1000)))
 case "privacy":
@@ -77,6 +95,6 @@ case "privacy":
 case "links":
     runLinksBench(port: UInt16(clamping: intArgument(2, 0)), perRole: max(1, intArgument(3, 1)), seconds: intArgument(4, 3))
 default:
-    print("usage: rtstack-bench core|loop|async|latency|links|mqtt|privacy [COUNT|SAMPLES] [REPEATS|RATE]")
+    print("usage: rtstack-bench core|loop|async|latency|corebluetooth|links|mqtt|privacy [COUNT|SAMPLES] [REPEATS|RATE]")
     exit(2)
 }

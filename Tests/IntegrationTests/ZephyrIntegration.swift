@@ -20,8 +20,10 @@ enum ZephyrIntegration {
     /// Runs `body` with a fresh world of `peripherals` and a fresh state directory; the world
     /// is stopped and the directory removed however `body` ends, and nothing of the world may
     /// be left behind.
+    /// `body` runs in the caller's isolation (a main-actor test's CoreBluetooth apps too).
     static func withWorld(_ peripherals: [String], label: String,
                           sourceLocation: SourceLocation = #_sourceLocation,
+                          isolation: isolated (any Actor)? = #isolation,
                           _ body: (BsimWorld, URL) async throws -> Void) async throws {
         let world = try await BsimWorld.start(peripherals)
         let dir: URL

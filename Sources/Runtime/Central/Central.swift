@@ -140,8 +140,9 @@ public final class Central: Sendable {
     }
 
     /// Streams that ended took their registrations back: waits until those CCCD writes are
-    /// answered (at most a second), so that a disconnect right after does not overtake them.
-    func unsubscribed() async {
+    /// answered (at most a second), so that a disconnect right after does not overtake them,
+    /// and a caller that ended a stream can tell when the peer has been told.
+    public func unsubscribed() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let ok = onLoop { driver, bridge in
                 guard !bridge.unsubscribing.isEmpty else { return c.resume() }

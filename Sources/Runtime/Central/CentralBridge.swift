@@ -22,6 +22,9 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     /// Batch subscribers that received a value during the current read.
     var filledBatches: [BatchSubscriber] = []
     var warnings: [HostWarning] = []
+    /// `Peripheral.events()` streams per link, and each link's ATT_MTU once exchanged.
+    var linkWatchers: [LinkID: [AsyncStream<LinkEvent>.Continuation]] = [:]
+    var mtus: [LinkID: UInt16] = [:]
     /// rtstack's user during pairing; nil refuses every prompt at once.
     var agent: (any PairingAgent)?
     /// `Peripheral.secure` calls waiting for their link's encryption.
@@ -80,6 +83,11 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             secures.removeValue(forKey: link)?.continuation.resume(throwing: CentralError.host(.disconnected(reason)))
             if !willReconnect {
                 connections[link] = nil
+                mtus[link] = nil
+                for w in linkWatchers.removeValue(forKey: link) ?? [] {
+                    w.yield(.disconnected(reason))
+                    w.finish()
+                }
                 for c in disconnects.removeValue(forKey: link) ?? [] { c.resume() }
                 disconnectDeadlines[link] = nil
                 yieldBatches()
@@ -99,6 +107,11 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                     b.pending.append(value)
                 }
             }
+        case .mtuChanged(let link, let mtu):
+            mtus[link] = mtu
+            for w in linkWatchers[link] ?? [] { w.yield(.mtuChanged(mtu)) }
+        case .databaseChanged(let link):
+            for w in linkWatchers[link] ?? [] { w.yield(.databaseChanged) }
         case .warning(let w):
             if warnings.count < 1000 { warnings.append(w) }
         case .security(let link, let e):
@@ -217,6 +230,8 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         disconnects = [:]
         for c in scans.values { c.finish() }
         scans = [:]
+        for list in linkWatchers.values { for w in list { w.finish() } }
+        linkWatchers = [:]
         finishBatches()
         resumeUnsubscribeWaiters()
     }

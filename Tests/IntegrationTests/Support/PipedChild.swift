@@ -8,11 +8,14 @@ struct PipedChild {
     let out: LineCollector
     let err: LineCollector
 
-    static func start(_ executable: URL, _ arguments: [String], in directory: URL) throws -> PipedChild {
+    /// `environment` replaces the test's own when given.
+    static func start(_ executable: URL, _ arguments: [String], in directory: URL,
+                      environment: [String: String]? = nil) throws -> PipedChild {
         let p = Process()
         p.executableURL = executable
         p.arguments = arguments
         p.currentDirectoryURL = directory
+        if let environment { p.environment = environment }
         let stdinPipe = Pipe(), stdoutPipe = Pipe(), stderrPipe = Pipe()
         p.standardInput = stdinPipe
         p.standardOutput = stdoutPipe

@@ -1,0 +1,14 @@
+import Foundation
+
+/// A remote device, named by an identifier that stays the same across runs and processes
+/// (`PeripheralIdentifier`).
+public class CBPeer: NSObject, @unchecked Sendable {
+    // Sendable: `stableIdentifier` is a `let` of a Sendable type.
+    private let stableIdentifier: UUID
+
+    init(identifier: UUID) {
+        stableIdentifier = identifier
+    }
+
+    public var identifier: UUID { stableIdentifier }
+}
