@@ -2,14 +2,17 @@
 // normal connection.
 //
 // Each run brings a Host up on a scripted controller (bring-up answered, LE Create Connection
-// answered, LE Connection Complete on handle 0x0040, the ATT MTU exchange answered), then reads
-// the input as steps, each [operation][time step] operands…:
-//   operation low nibble: what happens; high nibble `p`: its variant (see `Step` below).
+// answered, LE Connection Complete on handle 0x0040, the ATT MTU exchange answered) — in full
+// the first time a setup is asked for, replayed from a recording after that (`SetupTranscript`)
+// — then reads the input as steps, each [operation][time step] operands…:
+//   operation low nibble: what happens; high nibble `p`: its variant (see `runStep` below;
+//   operation 15 with p ≥ 3 is security: `securityStep`).
 //   time step: < 128 is that many milliseconds; 128… is (t − 127) × 500 ms, so the 30 s ATT
 //   and the 2 s command timeouts are reachable.
 // The first input byte picks the setup (controller buffers, plan, legacy or extended
-// commands) and how many times the steps run (1, 2 or 8 passes: a long input made of a short
-// one, for the memory bounds).
+// commands; with bit 6, pairing with a stand-in crypto and a second byte for its settings;
+// with bit 7, security `medium` required at connection) and how many times the steps run
+// (1, 2 or 8 passes: a long input made of a short one, for the memory bounds).
 //
 // After every step the harness checks, from what the host puts on the wire (a model of the
 // controller and the peer, independent of the host's own bookkeeping):
@@ -25,7 +28,9 @@
 //   - every command and ACL packet the host sends decodes, ACL data within the controller's
 //     ACL data length;
 //   - memory: links, queued connections, queued ACL packets and waiting commands stay within
-//     fixed bounds, however long the input.
+//     fixed bounds, however long the input;
+//   - with FUZZ_PAIRING_ORACLE=1: no pairing fails while the controller and the peer did only
+//     what correct ones may (`PairingOracle`).
 // A broken rule traps (fatalError), so libFuzzer reports the input.
 import Glibc
 import Wire
@@ -921,7 +926,7 @@ public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     let setup = input.u8()
     let securityByte = setup & 0x40 != 0 ? input.u8() : 0
-    let passes = [1, 1, 2, 4][Int(setup & 3)]
+    let passes = [1, 1, 2, 8][Int(setup & 3)]
     let extended = setup & 4 != 0
     let bigBuffers = setup & 8 != 0
 

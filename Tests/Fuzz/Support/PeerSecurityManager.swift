@@ -88,8 +88,10 @@ struct PeerSecurityManager {
         case .pairingPublicKey:
             guard !sentPublicKey else { return [] }
             sentPublicKey = true
-            let seed = input.u8() | 1
-            let key = SMPPublicKey(x: [UInt8](repeating: seed, count: 32), y: [UInt8](repeating: 0x22, count: 32))
+            // Never all 0xFF (ZeroCrypto's point off the curve), never one byte repeated (what
+            // ZeroCrypto makes rtstack's own key, which the host refuses back).
+            let seed = input.u8()
+            let key = SMPPublicKey(x: (0..<32).map { UInt8($0) ^ seed }, y: [UInt8](repeating: 0x22, count: 32))
             var pdus: [SMPPDU] = key.map { [.pairingPublicKey($0)] } ?? []
             // Just Works and Numeric Comparison: the responder's confirm follows its key (§2.3.5.6.2).
             if let request, let response {
