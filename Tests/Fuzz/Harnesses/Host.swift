@@ -29,8 +29,8 @@
 //     ACL data length;
 //   - memory: links, queued connections, queued ACL packets and waiting commands stay within
 //     fixed bounds, however long the input;
-//   - with FUZZ_PAIRING_ORACLE=1: no pairing fails while the controller and the peer did only
-//     what correct ones may (`PairingOracle`).
+//   - no pairing fails while the controller and the peer did only what correct ones may
+//     (`PairingOracle`).
 // A broken rule traps (fatalError), so libFuzzer reports the input.
 import Glibc
 import Wire
@@ -890,11 +890,11 @@ nonisolated(unsafe) private var setups: [UInt16: SetupTranscript] = [:]
 private let replaying = getenv("FUZZ_NO_REPLAY") == nil
 
 /// Whether a failed pairing in a world where the controller and the peer did everything right
-/// traps (FUZZ_PAIRING_ORACLE=1). Off by default until the host takes the peer's keys before
-/// the Command Complete of Read Encryption Key Size (issue 17): with it on, the harness
-/// finds that order within a minute or so.
+/// traps (FUZZ_PAIRING_ORACLE=0 turns it off, to look past such a failure). It is what catches
+/// the peer's keys refused when they come before the Command Complete of Read Encryption Key
+/// Size (regressions/host/pairing-keys-before-read-encryption-key-size).
 private enum PairingOracle {
-    static let enabled = getenv("FUZZ_PAIRING_ORACLE") != nil
+    static let enabled = getenv("FUZZ_PAIRING_ORACLE").map { String(cString: $0) != "0" } ?? true
 }
 
 /// The host's security from the setup bytes: none (no crypto, as before security), or
