@@ -2,14 +2,17 @@
 // normal connection.
 //
 // Each run brings a Host up on a scripted controller (bring-up answered, LE Create Connection
-// answered, LE Connection Complete on handle 0x0040, the ATT MTU exchange answered), then reads
-// the input as steps, each [operation][time step] operands…:
-//   operation low nibble: what happens; high nibble `p`: its variant (see `Step` below).
+// answered, LE Connection Complete on handle 0x0040, the ATT MTU exchange answered) — in full
+// the first time a setup is asked for, replayed from a recording after that (`SetupTranscript`)
+// — then reads the input as steps, each [operation][time step] operands…:
+//   operation low nibble: what happens; high nibble `p`: its variant (see `runStep` below;
+//   operation 15 with p ≥ 3 is security: `securityStep`).
 //   time step: < 128 is that many milliseconds; 128… is (t − 127) × 500 ms, so the 30 s ATT
 //   and the 2 s command timeouts are reachable.
 // The first input byte picks the setup (controller buffers, plan, legacy or extended
-// commands) and how many times the steps run (1, 2 or 8 passes: a long input made of a short
-// one, for the memory bounds).
+// commands; with bit 6, pairing with a stand-in crypto and a second byte for its settings;
+// with bit 7, security `medium` required at connection) and how many times the steps run
+// (1, 2 or 8 passes: a long input made of a short one, for the memory bounds).
 //
 // After every step the harness checks, from what the host puts on the wire (a model of the
 // controller and the peer, independent of the host's own bookkeeping):
@@ -25,7 +28,9 @@
 //   - every command and ACL packet the host sends decodes, ACL data within the controller's
 //     ACL data length;
 //   - memory: links, queued connections, queued ACL packets and waiting commands stay within
-//     fixed bounds, however long the input.
+//     fixed bounds, however long the input;
+//   - no pairing fails while the controller and the peer did only what correct ones may
+//     (`PairingOracle`).
 // A broken rule traps (fatalError), so libFuzzer reports the input.
 import Glibc
 import Wire
@@ -124,19 +129,14 @@ private struct BearerModel {
     var mtu = 23
 }
 
-private final class ScriptedController {
-    weak var host: HCIHost?
-    let configuration: HostConfiguration
-    let aclDataLength: UInt16
-    let aclCount: UInt8
-    let extended: Bool
+/// What the controller and the peer have seen of the host, and what they owe it: the state the
+/// checks compare against. A value, so the state after setup is kept once per setup and copied
+/// for every later input (`SetupTranscript`).
+private struct WireModel {
     var now: HostTime = 0
     var step = 0
-
     /// Commands not answered yet (the harness answers them when the input says so).
     var unanswered: [HCICommandPacket] = []
-
-    // Model of the controller and the peers.
     var commandCredits = 1
     var sent: [SentCommand] = []
     var aclInFlight: [UInt16: Int] = [:]
@@ -146,6 +146,47 @@ private final class ScriptedController {
     var inbound: [UInt16: ACLReassembler] = [:]
     var userOperations = 0
 
+    // Security, per connection handle.
+    var peerSMP: [UInt16: PeerSecurityManager] = [:]
+    /// LE Enable Encryption answered with success: an Encryption Change is due.
+    var encrypting: Set<UInt16> = []
+    /// Encryption Change (on) delivered: the peer may distribute its keys.
+    var encrypted: Set<UInt16> = []
+    /// The peer has distributed its keys on the handle.
+    var keysSent: Set<UInt16> = []
+    /// Everything so far is what a correct controller and peer may do (`PairingOracle`).
+    var honest = false
+}
+
+/// The four controllers a setup may pick (extended commands or not, big or small buffers),
+/// made once: building one per input cost more than the rest of the setup's model.
+private let profiles: [ControllerProfile] = (0..<4).map { i in
+    let extended = i & 1 != 0
+    let aclDataLength: UInt16 = i & 2 != 0 ? 251 : 27
+    let aclCount: UInt8 = i & 2 != 0 ? 3 : 8
+    var p = ControllerProfile()
+    p.hciVersion = 0x0C
+    p.publicAddress = BDAddress(bigEndian: [0, 0x1B, 0xDC, 0, 0, 1]) ?? .zero
+    p.supportedCommands = [UInt8](repeating: extended ? 0xFF : 0x3F, count: 64)
+    p.leFeatures = extended ? [.leEncryption, .leExtendedAdvertising] : [.leEncryption]
+    p.leBufferLength = aclDataLength
+    p.leBufferCount = aclCount
+    p.sharedBufferLength = aclDataLength
+    p.sharedBufferCount = UInt16(aclCount)
+    p.leStates = LESupportedStates(rawValue: extended ? 0x0000_03FF_FFFF_FFFF : 0x0000_0000_0000_FFFF)
+    return p
+}
+
+private final class ScriptedController {
+    weak var host: HCIHost?
+    let configuration: HostConfiguration
+    let aclDataLength: UInt16
+    let aclCount: UInt8
+    let extended: Bool
+    var m = WireModel()
+    /// Set while setup runs for the first time with these setup bytes.
+    var recording: SetupTranscript?
+
     /// What the controller says at bring-up: buffers and extended commands as the setup byte says.
     let profile: ControllerProfile
 
@@ -154,21 +195,11 @@ private final class ScriptedController {
         self.aclDataLength = aclDataLength
         self.aclCount = aclCount
         self.extended = extended
-        var p = ControllerProfile()
-        p.hciVersion = 0x0C
-        p.publicAddress = BDAddress(bigEndian: [0, 0x1B, 0xDC, 0, 0, 1]) ?? .zero
-        p.supportedCommands = [UInt8](repeating: extended ? 0xFF : 0x3F, count: 64)
-        p.leFeatures = extended ? [.leEncryption, .leExtendedAdvertising] : [.leEncryption]
-        p.leBufferLength = aclDataLength
-        p.leBufferCount = aclCount
-        p.sharedBufferLength = aclDataLength
-        p.sharedBufferCount = UInt16(aclCount)
-        p.leStates = LESupportedStates(rawValue: extended ? 0x0000_03FF_FFFF_FFFF : 0x0000_0000_0000_FFFF)
-        profile = p
+        profile = profiles[(extended ? 1 : 0) + (aclCount == 3 ? 2 : 0)]
     }
 
     func fail(_ message: String) -> Never {
-        fatalError("step \(step): \(message)")
+        fatalError("step \(m.step): \(message)")
     }
 
     // MARK: The host's outputs
@@ -177,12 +208,13 @@ private final class ScriptedController {
     /// every input: the model sees each packet before the next input reaches the host.
     func pump() {
         guard let host else { return }
-        while let p = host.pollTransmit(at: now) { send(p) }
+        while let p = host.pollTransmit(at: m.now) { send(p) }
         while let e = host.pollEvent() { deliver(e) }
     }
 
     func send(_ packet: HCIPacket) {
         trace("  host → " + describe(packet))
+        recording?.transmitted.append(packet)
         switch packet.type {
         case .command: sentCommand(packet)
         case .acl: sentACL(packet)
@@ -191,8 +223,18 @@ private final class ScriptedController {
     }
 
     func deliver(_ event: HostEvent) {
-        if case let .warning(w) = event { _ = w.description }
         trace("  event: \(event)")
+        switch event {
+        case let .warning(w):
+            _ = w.description
+        case let .security(_, .failed(failure)):
+            _ = failure.description
+            if m.honest, PairingOracle.enabled {
+                fail("pairing failed with a controller and a peer that did everything right: \(failure)")
+            }
+        default:
+            break
+        }
     }
 
     private func sentCommand(_ packet: HCIPacket) {
@@ -203,59 +245,68 @@ private final class ScriptedController {
         if c.opcode == .reset {
             // The host restarts the controller: nothing of the past will be answered.
             resetModel()
-            commandCredits = 1
+            m.commandCredits = 1
         }
-        if commandCredits <= 0 { fail("\(c.opcode.name) sent without a command credit") }
-        commandCredits -= 1
+        if m.commandCredits <= 0 { fail("\(c.opcode.name) sent without a command credit") }
+        m.commandCredits -= 1
         var record = SentCommand(opcode: c.opcode,
-                                 deadline: now &+ (c.opcode == .reset ? configuration.resetTimeout : configuration.commandTimeout))
+                                 deadline: m.now &+ (c.opcode == .reset ? configuration.resetTimeout : configuration.commandTimeout))
         switch c.opcode {
         case .leCreateConnection, .leExtendedCreateConnection:
-            if let pending = createPending {
-                let guardOver = pending.cancelledAt.map { now >= $0 &+ configuration.createConnectionCancelTimeout } ?? false
+            if let pending = m.createPending {
+                let guardOver = pending.cancelledAt.map { m.now >= $0 &+ configuration.createConnectionCancelTimeout } ?? false
                 if !guardOver { fail("a second LE Create Connection while one is pending") }
             }
             let peer = c.opcode == .leCreateConnection
                 ? (try? c.decode(LECreateConnection.self))?.peerAddress
                 : (try? c.decode(LEExtendedCreateConnection.self))?.peerAddress
-            createPending = (peer ?? .zero, nil)
+            m.createPending = (peer ?? .zero, nil)
         case .leCreateConnectionCancel:
-            if createPending != nil, createPending?.cancelledAt == nil { createPending?.cancelledAt = now }
+            let now = m.now
+            if m.createPending != nil, m.createPending?.cancelledAt == nil { m.createPending?.cancelledAt = now }
         case .disconnect:
             record.handle = (try? c.decode(Disconnect.self))?.connectionHandle
+        case .leEnableEncryption:
+            record.handle = (try? c.decode(LEEnableEncryption.self))?.connectionHandle
         default:
             break
         }
-        sent.append(record)
-        unanswered.append(c)
+        m.sent.append(record)
+        m.unanswered.append(c)
     }
 
     private func sentACL(_ packet: HCIPacket) {
         guard let a = try? ACLPacket(packet) else { fail("undecodable ACL packet [\(Hex.spaced(packet.bytes))]") }
         let limit = host?.controllerInfo?.aclDataLength ?? Int(aclDataLength)
         if a.data.count > limit { fail("ACL packet of \(a.data.count) bytes above the data length \(limit)") }
-        aclInFlight[a.handle, default: 0] += 1
-        let total = aclInFlight.values.reduce(0, +)
+        m.aclInFlight[a.handle, default: 0] += 1
+        let total = m.aclInFlight.values.reduce(0, +)
         let capacity = host?.aclCreditCapacity ?? Int(aclCount)
         if total > capacity { fail("\(total) ACL packets at the controller, which has \(capacity) buffers") }
 
         // Cut the host's L2CAP frames out of its ACL packets.
-        var buffer = a.packetBoundary.isStart ? [] : (outbound[a.handle] ?? [])
-        if !a.packetBoundary.isStart, outbound[a.handle] == nil { fail("continuing ACL fragment without a start") }
+        var buffer = a.packetBoundary.isStart ? [] : (m.outbound[a.handle] ?? [])
+        if !a.packetBoundary.isStart, m.outbound[a.handle] == nil { fail("continuing ACL fragment without a start") }
         buffer += a.data
-        outbound[a.handle] = buffer
+        m.outbound[a.handle] = buffer
         guard buffer.count >= 4 else { return }
         let length = Int(buffer[0]) | Int(buffer[1]) << 8
         if buffer.count > 4 + length { fail("ACL fragments longer than their L2CAP frame") }
         guard buffer.count == 4 + length else { return }
-        outbound[a.handle] = nil
+        m.outbound[a.handle] = nil
         let channel = UInt16(buffer[2]) | UInt16(buffer[3]) << 8
-        if channel == 0x0004 { sentATT(Array(buffer[4...]), handle: a.handle) }
+        switch channel {
+        case 0x0004: sentATT(Array(buffer[4...]), handle: a.handle)
+        case 0x0006:
+            guard let pdu = try? SMPPDU.decode(buffer[4...]) else { fail("undecodable SMP PDU [\(Hex.spaced(buffer[4...]))]") }
+            m.peerSMP[a.handle, default: PeerSecurityManager()].hostSent(pdu)
+        default: break
+        }
     }
 
     private func sentATT(_ pdu: [UInt8], handle: UInt16) {
         guard let opcode = pdu.first else { fail("empty ATT PDU sent") }
-        var bearer = bearers[handle] ?? BearerModel()
+        var bearer = m.bearers[handle] ?? BearerModel()
         if pdu.count > bearer.mtu { fail("ATT PDU of \(pdu.count) bytes above ATT_MTU \(bearer.mtu) [\(Hex.spaced(pdu.prefix(8)))…]") }
         if attRequests.contains(opcode) {
             if bearer.outstanding != nil {
@@ -274,7 +325,7 @@ private final class ScriptedController {
                 bearer.outstandingRequest = pdu
             }
         }
-        bearers[handle] = bearer
+        m.bearers[handle] = bearer
     }
 
     private func answered(_ bearer: inout BearerModel, request: [UInt8], response: [UInt8]) {
@@ -289,45 +340,58 @@ private final class ScriptedController {
     // MARK: What the controller says (the model sees it before the host does)
 
     func resetModel() {
-        sent.removeAll()
-        aclInFlight.removeAll()
-        createPending = nil
-        bearers.removeAll()
-        outbound.removeAll()
-        inbound.removeAll()
+        m.sent.removeAll()
+        m.aclInFlight.removeAll()
+        m.createPending = nil
+        m.bearers.removeAll()
+        m.outbound.removeAll()
+        m.inbound.removeAll()
+        m.peerSMP.removeAll()
+        m.encrypting.removeAll()
+        m.encrypted.removeAll()
+        m.keysSent.removeAll()
     }
 
     func forgetHandle(_ handle: UInt16) {
-        aclInFlight[handle] = nil
-        bearers[handle] = nil
-        outbound[handle] = nil
-        inbound[handle] = nil
+        m.aclInFlight[handle] = nil
+        m.bearers[handle] = nil
+        m.outbound[handle] = nil
+        m.inbound[handle] = nil
+        m.peerSMP[handle] = nil
+        m.encrypting.remove(handle)
+        m.encrypted.remove(handle)
+        m.keysSent.remove(handle)
     }
 
+    /// Whether one of the host's links uses `handle` (its link table read directly: the
+    /// public `links` builds a status per link, which cost more than the step it checked).
     func isConnected(_ handle: UInt16) -> Bool {
-        host?.links.contains { $0.connection?.handle == handle } ?? false
+        host?.linkTable.list.contains { $0.phase.connection?.handle == handle } ?? false
     }
 
     /// Updates the model for an event about to be given to the host.
-    func observeEvent(_ bytes: ArraySlice<UInt8>) {
-        guard let event = try? HCIEvent.decode(bytes) else { return }
+    func observeEvent(_ event: HCIEvent) {
         switch event {
         case let .commandComplete(e):
-            commandCredits = Int(e.numHCICommandPackets)
+            m.commandCredits = Int(e.numHCICommandPackets)
             commandAnswered(e.commandOpcode, status: e.leadingStatus ?? .success)
         case let .commandStatus(e):
-            commandCredits = Int(e.numHCICommandPackets)
+            m.commandCredits = Int(e.numHCICommandPackets)
             commandAnswered(e.commandOpcode, status: e.status)
         case let .numberOfCompletedPackets(e):
             for entry in e.entries {
                 let h = entry.connectionHandle
-                aclInFlight[h] = max(0, (aclInFlight[h] ?? 0) - Int(entry.numCompletedPackets))
+                m.aclInFlight[h] = max(0, (m.aclInFlight[h] ?? 0) - Int(entry.numCompletedPackets))
             }
         case let .disconnectionComplete(e):
             if e.status.isSuccess { forgetHandle(e.connectionHandle) }
+        case let .encryptionChangeV1(e):
+            encryptionChanged(e)
+        case let .encryptionChangeV2(e):
+            encryptionChanged(e.v1)
         case .hardwareError:
             resetModel()
-            commandCredits = 1
+            m.commandCredits = 1
         case let .le(le):
             let complete: LEConnectionCompleteEvent?
             switch le {
@@ -337,21 +401,29 @@ private final class ScriptedController {
             default: complete = nil
             }
             guard let c = complete else { return }
-            if !c.status.isSuccess || c.peerAddress == createPending?.peer { createPending = nil }
+            if !c.status.isSuccess || c.peerAddress == m.createPending?.peer { m.createPending = nil }
             if c.status.isSuccess, !isConnected(c.connectionHandle) { forgetHandle(c.connectionHandle) }
         default:
             break
         }
     }
 
+    private func encryptionChanged(_ e: EncryptionChangeV1Event) {
+        let h = e.connectionHandle
+        m.encrypting.remove(h)
+        if e.status.isSuccess, e.encryptionEnabled.isOn { m.encrypted.insert(h) } else { m.encrypted.remove(h) }
+    }
+
     private func commandAnswered(_ opcode: HCIOpcode, status: HCIStatus) {
-        guard opcode.rawValue != 0, let i = sent.firstIndex(where: { $0.opcode == opcode }) else { return }
-        let command = sent.remove(at: i)
+        guard opcode.rawValue != 0, let i = m.sent.firstIndex(where: { $0.opcode == opcode }) else { return }
+        let command = m.sent.remove(at: i)
         switch opcode {
         case .leCreateConnection, .leExtendedCreateConnection:
-            if !status.isSuccess { createPending = nil }
+            if !status.isSuccess { m.createPending = nil }
         case .disconnect:
             if status == .unknownConnectionIdentifier, let h = command.handle { forgetHandle(h) }
+        case .leEnableEncryption:
+            if status.isSuccess, let h = command.handle { m.encrypting.insert(h) }
         default:
             break
         }
@@ -360,12 +432,12 @@ private final class ScriptedController {
     /// Updates the model for an ACL packet about to be given to the host.
     func observeACL(_ bytes: ArraySlice<UInt8>) {
         guard let packet = try? ACLPacket.decode(bytes), isConnected(packet.handle) else { return }
-        var reassembler = inbound[packet.handle] ?? ACLReassembler(maximumPayloadLength: configuration.maximumInboundL2CAPPayload)
+        var reassembler = m.inbound[packet.handle] ?? ACLReassembler(maximumPayloadLength: configuration.maximumInboundL2CAPPayload)
         let output = reassembler.feed(packet)
-        inbound[packet.handle] = reassembler
+        m.inbound[packet.handle] = reassembler
         guard let frame = output.frame, frame.channelID == .att, let opcode = frame.payload.first,
               attResponses.contains(opcode) else { return }
-        var bearer = bearers[packet.handle] ?? BearerModel()
+        var bearer = m.bearers[packet.handle] ?? BearerModel()
         if let expected = bearer.outstanding {
             if opcode == expected || opcode == 0x01 {
                 answered(&bearer, request: bearer.outstandingRequest, response: Array(frame.payload))
@@ -373,35 +445,38 @@ private final class ScriptedController {
         } else if bearer.early.count < 8 {
             bearer.early.append(Array(frame.payload))
         }
-        bearers[packet.handle] = bearer
+        m.bearers[packet.handle] = bearer
     }
 
     /// Commands past their timeout count as lost, as the host takes them: each frees a credit.
     func expire(at now: HostTime) {
-        let expired = sent.filter { $0.deadline <= now }
+        let expired = m.sent.filter { $0.deadline <= now }
         guard !expired.isEmpty else { return }
-        sent.removeAll { $0.deadline <= now }
-        commandCredits = max(commandCredits, 1)
+        m.sent.removeAll { $0.deadline <= now }
+        m.commandCredits = max(m.commandCredits, 1)
         if expired.contains(where: { $0.opcode == .leCreateConnection || $0.opcode == .leExtendedCreateConnection }) {
-            createPending = nil
+            m.createPending = nil
         }
     }
 
     // MARK: Feeding the host
 
-    func feed(_ packet: HCIPacket) {
+    /// Gives the host one packet; `event` is the packet decoded, when the harness made it.
+    func feed(_ packet: HCIPacket, event: HCIEvent? = nil) {
         trace("  → host " + describe(packet))
+        recording?.calls.append(.receive(packet))
         switch packet.type {
-        case .event: observeEvent(packet.bytes)
+        case .event:
+            if let e = event ?? (try? HCIEvent.decode(packet.bytes)) { observeEvent(e) }
         case .acl: observeACL(packet.bytes)
         default: break
         }
-        host?.receive(packet, at: now)
+        host?.receive(packet, at: m.now)
         pump()
     }
 
     func emit(_ event: HCIEvent) {
-        feed(HCIPacket(type: .event, bytes: event.encoded))
+        feed(HCIPacket(type: .event, bytes: event.encoded), event: event)
     }
 
     func complete(_ opcode: HCIOpcode, _ parameters: [UInt8], credits: UInt8 = 1) {
@@ -438,8 +513,8 @@ private final class ScriptedController {
 
     /// The answer a well-behaved controller gives; `fault` makes it fail with that status.
     func answerNext(fault: HCIStatus? = nil, credits: UInt8 = 1, completeCancel: Bool = true) {
-        guard !unanswered.isEmpty else { return }
-        let c = unanswered.removeFirst()
+        guard !m.unanswered.isEmpty else { return }
+        let c = m.unanswered.removeFirst()
         let op = c.opcode
         if let fault, !fault.isSuccess {
             if HCICommandCatalog.completesWithStatus(op) == true {
@@ -455,10 +530,16 @@ private final class ScriptedController {
         }
         switch op {
         case .leCreateConnection, .leExtendedCreateConnection, .leConnectionUpdate, .leReadRemoteFeatures,
-             .readRemoteVersionInformation:
+             .readRemoteVersionInformation, .leEnableEncryption:
             status(op, credits: credits)
+        case .readEncryptionKeySize:
+            // The key size the pairing agreed on, as a controller reports it.
+            let handle = (try? c.decode(ReadEncryptionKeySize.self))?.connectionHandle ?? 0
+            complete(op, ReadEncryptionKeySize.ReturnParameters(connectionHandle: handle,
+                                                                 keySize: m.peerSMP[handle]?.keySize ?? 16).encoded,
+                     credits: credits)
         case .leCreateConnectionCancel:
-            let pending = createPending
+            let pending = m.createPending
             complete(op, [pending == nil ? HCIStatus.commandDisallowed.rawValue : 0], credits: credits)
             if completeCancel, let p = pending {
                 connectionComplete(peer: p.peer, handle: 0, status: .unknownConnectionIdentifier)
@@ -476,7 +557,7 @@ private final class ScriptedController {
 
     func answerAll() {
         var n = 0
-        while !unanswered.isEmpty, n < 200 {
+        while !m.unanswered.isEmpty, n < 200 {
             n += 1
             answerNext()
         }
@@ -484,11 +565,11 @@ private final class ScriptedController {
 
     /// Handles the host's links use now, in link order.
     var connectedHandles: [UInt16] {
-        host?.links.compactMap { $0.connection?.handle } ?? []
+        host?.linkTable.list.compactMap { $0.phase.connection?.handle } ?? []
     }
 
     /// The response opcode the host waits for on `handle`, if its request is on the wire.
-    func outstandingResponse(_ handle: UInt16) -> UInt8? { bearers[handle]?.outstanding }
+    func outstandingResponse(_ handle: UInt16) -> UInt8? { m.bearers[handle]?.outstanding }
 }
 
 // MARK: - Invariants
@@ -502,15 +583,16 @@ private func checkInvariants(_ host: HCIHost, _ controller: ScriptedController) 
     if let pending = host.pendingConnection, host.state(of: pending) != .initiating {
         fail("pending connection \(pending) is \(String(describing: host.state(of: pending)))")
     }
-    let links = host.links
-    if links.filter({ $0.state == .initiating }).count > 1 { fail("more than one link initiating") }
-    if links.count > peers.count { fail("\(links.count) links for \(peers.count) peers") }
+    // The link table read directly, as `links` would report it, without a status per link.
+    let records = host.linkTable.list
+    if records.count(where: { host.linkTable.publicState($0) == .initiating }) > 1 { fail("more than one link initiating") }
+    if records.count > peers.count { fail("\(records.count) links for \(peers.count) peers") }
     if host.queuedConnections.count > peers.count { fail("\(host.queuedConnections.count) connections queued") }
-    let handles = links.compactMap { $0.connection?.handle }
-    if Set(handles).count != handles.count { fail("two links on one connection handle") }
-    let aclBound = hostACLAllowance + aclPerUserOperation * controller.userOperations
+    let handles = records.compactMap { $0.phase.connection?.handle }
+    for (i, h) in handles.enumerated() where handles[(i + 1)...].contains(h) { fail("two links on one connection handle") }
+    let aclBound = hostACLAllowance + aclPerUserOperation * controller.m.userOperations
     if host.aclPacketsQueued > aclBound {
-        fail("\(host.aclPacketsQueued) ACL packets queued (bound \(aclBound) after \(controller.userOperations) operations)")
+        fail("\(host.aclPacketsQueued) ACL packets queued (bound \(aclBound) after \(controller.m.userOperations) operations)")
     }
     // One Disconnect may wait per stray connection (a handle the host did not ask for).
     if host.commands.waitingCount > maximumWaitingCommands + host.strayHandles.count {
@@ -528,6 +610,14 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: HCIHost, contr
     func pickHandle(_ n: UInt8) -> UInt16 {
         if n < 3, !handles.isEmpty { return handles[Int(n) % handles.count] }
         return n == 3 ? firstHandle : UInt16(input.u16() & 0x0FFF)
+    }
+    // What a correct controller and peer may do (the pairing oracle's world): the normal
+    // answer to a command, Number Of Completed Packets for everything sent, the application's
+    // GATT operations, and the security steps that say so themselves.
+    switch op & 0x0F {
+    case 7, 8: if p != 0 { c.m.honest = false }
+    case 13, 15: break
+    default: c.m.honest = false
     }
     switch op & 0x0F {
     case 0:
@@ -573,7 +663,7 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: HCIHost, contr
     case 8:
         // Number Of Completed Packets: everything in flight, or given entries.
         if p == 0 {
-            let entries = c.aclInFlight.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            let entries = c.m.aclInFlight.filter { $0.value > 0 }.sorted { $0.key < $1.key }
                 .map { NumberOfCompletedPacketsEvent.Entry(connectionHandle: $0.key, numCompletedPackets: UInt16($0.value)) }
             if !entries.isEmpty { c.emit(.numberOfCompletedPackets(NumberOfCompletedPacketsEvent(entries: entries))) }
         } else {
@@ -591,7 +681,7 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: HCIHost, contr
     case 10:
         // LE Connection Complete: for the pending create (succeeding on a new handle or
         // failing), or out of the blue for any peer, as central or peripheral.
-        let peer = p & 8 == 0 ? (c.createPending?.peer ?? peers[0].address) : peers[Int(input.u8()) & 3].address
+        let peer = p & 8 == 0 ? (c.m.createPending?.peer ?? peers[0].address) : peers[Int(input.u8()) & 3].address
         let ok = p & 1 == 0
         let handle = input.u16() & 0x0FFF
         c.connectionComplete(peer: peer, handle: handle, status: ok ? .success : HCIStatus(rawValue: input.u8() | 1),
@@ -599,25 +689,25 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: HCIHost, contr
     case 11:
         // Application: connect to one of four peers with one of four plans.
         guard userOperationsAllowed else { return }
-        c.userOperations += 1
-        _ = host.connect(to: peers[Int(p & 3)], plan: plan(p >> 2), at: c.now)
+        c.m.userOperations += 1
+        _ = host.connect(to: peers[Int(p & 3)], plan: plan(p >> 2), at: c.m.now)
     case 12:
         // Application: disconnect or cancel a link; scan on or off.
         guard userOperationsAllowed else { return }
-        c.userOperations += 1
+        c.m.userOperations += 1
         let links = host.links
         switch p & 3 {
         case 0, 1:
-            if !links.isEmpty { host.disconnect(links[Int(p >> 2) % links.count].id, at: c.now) }
+            if !links.isEmpty { host.disconnect(links[Int(p >> 2) % links.count].id, at: c.m.now) }
         case 2:
-            host.startScan(p & 4 == 0 ? nil : ScanConfiguration(), at: c.now)
+            host.startScan(p & 4 == 0 ? nil : ScanConfiguration(), at: c.m.now)
         default:
-            host.stopScan(at: c.now)
+            host.stopScan(at: c.m.now)
         }
     case 13:
         // Application: a GATT operation on a link.
         guard userOperationsAllowed else { return }
-        c.userOperations += 1
+        c.m.userOperations += 1
         let links = host.links
         guard !links.isEmpty else { return }
         let link = links[Int(input.u8()) % links.count].id
@@ -645,19 +735,188 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: HCIHost, contr
                                               when: input.u8() & 1 == 0 ? .always : .ifServerSupportsEATT, fallback: input.u8() & 1 == 0)
         default: operation = .reliableWrite([(handle, input.chunk()), (input.u16(), input.chunk())])
         }
-        host.perform(operation, on: link, at: c.now)
+        host.perform(operation, on: link, at: c.m.now)
     case 14:
         // Hardware Error (the host resets the controller), or the host restarted.
         if p == 15, userOperationsAllowed {
-            host.start(at: c.now)
+            host.start(at: c.m.now)
         } else {
             c.emit(.hardwareError(HardwareErrorEvent(hardwareCode: p)))
         }
     default:
-        // Packets a controller never sends the host: commands, SCO, ISO.
-        let types: [H4PacketType] = [.command, .sco, .iso]
-        c.feed(HCIPacket(type: types[Int(p) % 3], bytes: input.chunk()))
+        if p < 3 {
+            // Packets a controller never sends the host: commands, SCO, ISO.
+            c.m.honest = false
+            c.feed(HCIPacket(type: [H4PacketType.command, .sco, .iso][Int(p)], bytes: input.chunk()))
+        } else {
+            securityStep(p, &input, host: host, controller: c, handle: handles.first ?? firstHandle,
+                         userOperationsAllowed: userOperationsAllowed)
+        }
     }
+}
+
+/// Operation 15, variants 3…15: the controller's encryption events, the peer's Security
+/// Manager (well-formed PDUs, a well-behaved responder, its keys in order or not, interleaved
+/// with the controller's answers) and the application's security requests.
+private func securityStep(_ p: UInt8, _ input: inout FuzzInput, host: HCIHost, controller c: ScriptedController,
+                          handle: UInt16, userOperationsAllowed: Bool) {
+    func smp(_ pdu: [UInt8]) { c.l2cap(handle: handle, channel: 0x0006, pdu) }
+    switch p {
+    case 3, 4, 5:
+        // Encryption Change v1 / v2, or Key Refresh Complete: success (on) for the link, or
+        // the given status and Encryption_Enabled.
+        let flags = input.u8()
+        let status: HCIStatus = flags & 1 == 0 ? .success : HCIStatus(rawValue: input.u8())
+        let enabled: EncryptionEnabled = flags & 2 == 0 ? .on : EncryptionEnabled(rawValue: input.u8())
+        let target = flags & 4 == 0 ? handle : UInt16(input.u16() & 0x0FFF)
+        let keySize = p == 4 ? (flags & 8 == 0 ? c.m.peerSMP[target]?.keySize ?? 16 : input.u8()) : nil
+        let expected = c.m.encrypting.contains(target) && status.isSuccess && enabled == .on && p != 5
+            && (keySize == nil || keySize == c.m.peerSMP[target]?.keySize ?? 16)
+        if !expected { c.m.honest = false }
+        let v1 = EncryptionChangeV1Event(status: status, connectionHandle: target, encryptionEnabled: enabled)
+        switch p {
+        case 3: c.emit(.encryptionChangeV1(v1))
+        case 4: c.emit(.encryptionChangeV2(EncryptionChangeV2Event(v1, encryptionKeySize: keySize ?? 16)))
+        default: c.emit(.encryptionKeyRefreshComplete(EncryptionKeyRefreshCompleteEvent(status: status, connectionHandle: target)))
+        }
+    case 6:
+        // An SMP PDU with a real code and its exact length, contents from the input.
+        c.m.honest = false
+        let code = SMPCode(UInt8(input.u8() % 14 + 1))
+        let length = code.parameterLength ?? 0
+        let parameters = input.take(length)
+        smp([code.rawValue] + parameters + [UInt8](repeating: 0, count: length - parameters.count))
+    case 7:
+        // The well-behaved peer answers the host's last SMP PDU.
+        var peer = c.m.peerSMP[handle] ?? PeerSecurityManager()
+        let pdus = peer.answer(&input)
+        c.m.peerSMP[handle] = peer
+        for pdu in pdus { smp(pdu.encoded) }
+    case 8, 9:
+        // The peer's keys: the negotiated ones in the order of §3.6.1 (8) or all five in any
+        // order (9). After key i, if bit i of the mask is set, the controller answers the
+        // oldest command — the Command Complete of the Read Encryption Key Size the host sends
+        // after Encryption Change may come before, between or after the keys, as on a real
+        // controller, which does not order its events after the peer's ACL data.
+        let mask = input.u8()
+        let inOrder = p == 8
+        if !inOrder || !c.m.encrypted.contains(handle) || c.m.keysSent.contains(handle) { c.m.honest = false }
+        c.m.keysSent.insert(handle)
+        let keys = (c.m.peerSMP[handle] ?? PeerSecurityManager()).keys(inOrder: inOrder, &input)
+        for (i, key) in keys.enumerated() {
+            smp(key.encoded)
+            if mask >> i & 1 == 1 { c.answerNext() }
+        }
+    case 10:
+        // The application asks for security (`rtstack pair`): a level, a key size, fresh.
+        guard userOperationsAllowed, let link = host.linkTable.list.first?.id else { return }
+        c.m.userOperations += 1
+        let flags = input.u8()
+        let level = SecurityLevel(rawValue: Int(flags & 3) + 1) ?? .medium
+        if level > .medium { c.m.honest = false }
+        host.secure(link, SecurityNeed(level: level, keySize: flags & 4 == 0 ? 7 : 16, fresh: flags & 8 != 0), at: c.m.now)
+    case 11:
+        // The application answers a prompt: a passkey, no passkey, numbers match or not.
+        c.m.honest = false
+        guard userOperationsAllowed, let link = host.linkTable.list.first?.id else { return }
+        c.m.userOperations += 1
+        let answers: [PairingAnswer] = [.passkey(UInt32(input.u16()) * 16), .rejectPasskey, .numbersMatch(true), .numbersMatch(false)]
+        host.answerPairing(link, answers[Int(input.u8() & 3)], at: c.m.now)
+    case 12:
+        // LE Long Term Key Request (only a peripheral gets one).
+        c.m.honest = false
+        c.emit(.le(.longTermKeyRequest(LELongTermKeyRequestEvent(connectionHandle: handle, randomNumber: UInt64(input.u16()),
+                                                                 encryptedDiversifier: input.u16()))))
+    case 13:
+        // The peer asks for security.
+        c.m.honest = false
+        smp(SMPPDU.securityRequest(SMPAuthenticationRequirements(rawValue: input.u8())).encoded)
+    case 14:
+        // The peer ends the pairing.
+        c.m.honest = false
+        smp(SMPPDU.pairingFailed(reason: SMPPairingFailedReason(input.u8())).encoded)
+    default:
+        // An SMP PDU of a real code with a wrong length.
+        c.m.honest = false
+        let code = UInt8(input.u8() % 14 + 1)
+        smp([code] + input.chunk())
+    }
+}
+
+// MARK: - Setup, recorded once and replayed
+
+/// Setup (bring-up, the first connection, the MTU exchange) as the host saw it: the calls and
+/// packets it got, what it sent, and the model afterwards. It runs in full, with every check,
+/// the first time a setup is asked for; every later input with the same setup bytes replays
+/// it: the host gets the same calls and packets in the same order, with its output drained
+/// after each as `pump` does, and must send the same packets (else the replay traps, as the
+/// host is deterministic); the model's state is copied. That skips the controller model's work
+/// for about 20 packets per input, which was most of an execution's time.
+private struct SetupTranscript {
+    enum Call {
+        case start
+        case connect(DeviceAddress, LinkPlan)
+        case receive(HCIPacket)
+    }
+
+    var calls: [Call] = []
+    var transmitted: [HCIPacket] = []
+    var model = WireModel()
+
+    func replay(into host: HCIHost) {
+        var next = 0
+        for call in calls {
+            switch call {
+            case .start: host.start(at: 0)
+            case let .connect(peer, plan): _ = host.connect(to: peer, plan: plan, at: 0)
+            case let .receive(packet): host.receive(packet, at: 0)
+            }
+            while let p = host.pollTransmit(at: 0) {
+                guard next < transmitted.count, transmitted[next] == p else {
+                    fatalError("setup replay: the host sent \(describe(p)), the recorded setup \(next < transmitted.count ? describe(transmitted[next]) : "nothing more")")
+                }
+                next += 1
+            }
+            while host.pollEvent() != nil {}
+        }
+        if next != transmitted.count { fatalError("setup replay: the host sent \(next) of the \(transmitted.count) recorded packets") }
+    }
+}
+
+/// Setups already run, by their setup bytes (at most 2¹⁶). `nonisolated(unsafe)`: libFuzzer
+/// calls `LLVMFuzzerTestOneInput` from one thread only, so no two accesses overlap.
+nonisolated(unsafe) private var setups: [UInt16: SetupTranscript] = [:]
+/// FUZZ_NO_REPLAY=1 runs every setup in full (to compare, or to rule the replay out).
+private let replaying = getenv("FUZZ_NO_REPLAY") == nil
+
+/// Whether a failed pairing in a world where the controller and the peer did everything right
+/// traps (FUZZ_PAIRING_ORACLE=0 turns it off, to look past such a failure). It is what catches
+/// the peer's keys refused when they come before the Command Complete of Read Encryption Key
+/// Size (regressions/host/pairing-keys-before-read-encryption-key-size).
+private enum PairingOracle {
+    static let enabled = getenv("FUZZ_PAIRING_ORACLE").map { String(cString: $0) != "0" } ?? true
+}
+
+/// The host's security from the setup bytes: none (no crypto, as before security), or
+/// pairing with `ZeroCrypto` and the IO capability, bonding, Secure Connections, identity and
+/// signing key the second byte picks; the first byte's top bit requires security `medium`
+/// at connection (the plan waits for the pairing).
+private func security(_ setup: UInt8, _ byte: UInt8) -> SecuritySettings {
+    var settings = SecuritySettings()
+    guard setup & 0x40 != 0 else { return settings }
+    settings.crypto = ZeroCrypto()
+    settings.level = setup & 0x80 == 0 ? .low : .medium
+    var pairing = PairingConfiguration()
+    pairing.ioCapability = [.noInputNoOutput, .keyboardDisplay, .displayYesNo, .keyboardOnly][Int(byte & 3)]
+    pairing.bonding = byte & 0x04 == 0
+    pairing.secureConnections = byte & 0x08 == 0
+    pairing.secureConnectionsOnly = byte & 0x40 != 0
+    if byte & 0x10 != 0 {
+        pairing.localIdentity = LocalIdentity(irk: 0x0102_0304, address: DeviceAddress(.zero, type: .randomDevice))
+    }
+    pairing.distributesSigningKey = byte & 0x20 != 0
+    settings.pairing = pairing
+    return settings
 }
 
 // MARK: - Entry point
@@ -666,43 +925,68 @@ private func runStep(_ op: UInt8, _ input: inout FuzzInput, host: HCIHost, contr
 public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     let setup = input.u8()
+    let securityByte = setup & 0x40 != 0 ? input.u8() : 0
     let passes = [1, 1, 2, 8][Int(setup & 3)]
     let extended = setup & 4 != 0
     let bigBuffers = setup & 8 != 0
 
-    let configuration = HostConfiguration(ownAddress: .randomStatic(ownAddress))
+    var configuration = HostConfiguration(ownAddress: .randomStatic(ownAddress))
+    configuration.security = security(setup, securityByte)
     let controller = ScriptedController(configuration: configuration, aclDataLength: bigBuffers ? 251 : 27,
                                         aclCount: bigBuffers ? 3 : 8, extended: extended)
     let host = HCIHost(configuration: configuration)
     controller.host = host
 
-    // A normal start: bring-up, one connection, the MTU exchange answered.
-    host.start(at: 0)
-    controller.pump()
-    controller.answerAll()
-    guard host.isReady else { fatalError("bring-up did not finish") }
-    _ = host.connect(to: peers[0], plan: plan(setup >> 4), at: controller.now)
-    controller.pump()
-    controller.answerAll()
-    controller.connectionComplete(peer: peers[0].address, handle: firstHandle)
-    controller.answerAll()
-    if controller.outstandingResponse(firstHandle) == 0x03 {
-        controller.l2cap(handle: firstHandle, channel: 0x0004, [0x03, 185, 0])
+    // The passes do not change the setup: the key leaves them out.
+    let key = UInt16(setup & 0xFC) | UInt16(securityByte) << 8
+    if replaying, let recorded = setups[key] {
+        recorded.replay(into: host)
+        controller.m = recorded.model
+    } else {
+        // A normal start: bring-up, one connection, the MTU exchange answered.
+        controller.recording = SetupTranscript()
+        controller.recording?.calls.append(.start)
+        host.start(at: 0)
+        controller.pump()
+        controller.answerAll()
+        guard host.isReady else { fatalError("bring-up did not finish") }
+        let firstPlan = plan(setup >> 4)
+        controller.recording?.calls.append(.connect(peers[0], firstPlan))
+        _ = host.connect(to: peers[0], plan: firstPlan, at: controller.m.now)
+        controller.pump()
+        controller.answerAll()
+        controller.connectionComplete(peer: peers[0].address, handle: firstHandle)
+        controller.answerAll()
+        if controller.outstandingResponse(firstHandle) == 0x03 {
+            controller.l2cap(handle: firstHandle, channel: 0x0004, [0x03, 185, 0])
+        }
+        if controller.m.now != 0 { fatalError("setup took time: the replay gives every call time 0") }
+        if var recorded = controller.recording, replaying {
+            recorded.model = controller.m
+            setups[key] = recorded
+        }
+        controller.recording = nil
     }
+    // The pairing oracle's world: Just Works (rtstack has no IO), nothing that must fail.
+    let pairing = configuration.security.pairing
+    controller.m.honest = configuration.security.crypto != nil && pairing.ioCapability == .noInputNoOutput
+        && !pairing.secureConnectionsOnly
     checkInvariants(host, controller)
 
     for pass in 0..<passes {
         var script = input
         while !script.isAtEnd {
-            controller.step += 1
+            controller.m.step += 1
             let op = script.u8()
             let t = script.u8()
-            trace("step \(controller.step) (pass \(pass)): op \(Hex.number(op, width: 2)) time +\(t)")
+            trace("step \(controller.m.step) (pass \(pass)): op \(Hex.number(op, width: 2)) time +\(t)")
             let dt: UInt64 = t < 128 ? HostDuration.milliseconds(UInt64(t)) : HostDuration.milliseconds(UInt64(t - 127) * 500)
             if dt > 0 {
-                controller.now &+= dt
-                controller.expire(at: controller.now)
-                host.advanceTime(to: controller.now)
+                controller.m.now &+= dt
+                // Well short of the SMP and ATT timeouts (30 s), which a correct peer never meets.
+                if t >= 128 || controller.m.now > HostDuration.seconds(20) { controller.m.honest = false }
+                controller.expire(at: controller.m.now)
+                host.advanceTime(to: controller.m.now)
                 controller.pump()
                 checkInvariants(host, controller)
             }

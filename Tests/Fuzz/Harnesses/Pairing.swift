@@ -3,31 +3,13 @@
 // Input: a configuration byte, then operations: receive a PDU (length-prefixed bytes, often
 // with a real SMP code), the controller's "encryption changed" (key size) or an encryption
 // error, a passkey, a numeric-comparison answer, time passing, a new start, the link going down.
-// The crypto is a stand-in whose AES and CMAC answer 0: every confirm value and DHKey check the
-// machine expects is then 0, so the fuzzer reaches every state (key distribution included)
-// instead of stopping at the first check. Public keys are valid unless X is all 0xFF.
+// The crypto is `ZeroCrypto` (Tests/Fuzz/Support/ZeroCrypto.swift): every check can pass, so the
+// fuzzer reaches every state, key distribution included.
 // Checks: no trap; every PDU sent round-trips through the codec; a running pairing has a
 // deadline and a finished one none; `paired` only after `startEncryption`; nothing is sent
 // after a timeout; a failure is reported once.
 import HostCore
 import Wire
-
-struct ZeroCrypto: SecurityCryptography {
-    var counter: UInt8 = 0
-    func encrypt(key: UInt128, block: UInt128) -> UInt128 { 0 }
-    func cmac(key: UInt128, message: [UInt8]) -> UInt128 { 0 }
-    func publicKey(of privateKey: P256PrivateKey) -> SMPPublicKey? {
-        SMPPublicKey(x: privateKey.bytes, y: privateKey.bytes)
-    }
-    func isValidPublicKey(_ key: SMPPublicKey) -> Bool { !key.x.allSatisfy { $0 == 0xFF } }
-    func dhKey(privateKey: P256PrivateKey, peer: SMPPublicKey) -> [UInt8]? {
-        isValidPublicKey(peer) ? [UInt8](repeating: 0x11, count: 32) : nil
-    }
-    mutating func randomBytes(_ count: Int) -> [UInt8] {
-        counter &+= 1
-        return [UInt8](repeating: counter, count: count)
-    }
-}
 
 private let codes: [UInt8] = Array(1...14)
 private let ioCapabilities: [SMPIOCapability] = [.displayOnly, .displayYesNo, .keyboardOnly, .noInputNoOutput, .keyboardDisplay]
