@@ -44,7 +44,8 @@ public final class SessionController {
     public let configuration: Configuration
     private unowned let host: any Host
     private let cache: GATTCacheStore?
-    private let output: (SessionEvent) -> Void
+    /// What the session has to say, pulled by its driver after every input (`pollEvent`).
+    private var events = PullQueue<SessionEvent>(capacity: 16)
     private var slots: [SensorRole: Slot] = [:]
     private var names: [BDAddress: String] = [:]
     /// Whether the session has asked the host to scan. It is the session's wish, not the
@@ -57,14 +58,18 @@ public final class SessionController {
     public private(set) var summary = SessionSummary()
     public private(set) var isFinished = false
 
-    public init(configuration: Configuration, host: any Host, cache: GATTCacheStore?,
-                output: @escaping (SessionEvent) -> Void) {
+    public init(configuration: Configuration, host: any Host, cache: GATTCacheStore?) {
         self.configuration = configuration
         self.host = host
         self.cache = cache
-        self.output = output
         for r in configuration.roles { slots[r] = Slot(role: r) }
     }
+
+    /// The next event for the view (states, measurements, notices, the summary), in order; the
+    /// driver pulls until nil after every call in, as it does with the host.
+    public func pollEvent() -> SessionEvent? { events.pop() }
+
+    private func output(_ event: SessionEvent) { events.append(event) }
 
     /// Begins looking for the sensors; call once the controller is ready.
     public func start(at now: HostTime) {

@@ -191,6 +191,7 @@ extension SessionReplay {
             outcome.stoppedAt = now
             if let s = session {
                 s.stop(at: now)
+                takeSessionEvents()
                 if s.isFinished { outcome.finished = true }
             } else {
                 outcome.problems.append("the recording stops the session (packet \(index)) before the controller was ready")
@@ -229,6 +230,7 @@ extension SessionReplay {
             drain()
             if let s = session {
                 s.advanceTime(to: now)
+                takeSessionEvents()
                 if s.isFinished { outcome.finished = true }
             }
             drain()
@@ -265,11 +267,10 @@ extension SessionReplay {
             switch event {
             case .controllerReady:
                 guard session == nil else { break }
-                let s = SessionController(configuration: sessionConfiguration, host: host, cache: cache) { [weak self] e in
-                    self?.sessionEvent(e)
-                }
+                let s = SessionController(configuration: sessionConfiguration, host: host, cache: cache)
                 session = s
                 s.start(at: now)
+                takeSessionEvents()
                 return
             case .controllerFailed(let error):
                 if session == nil {
@@ -282,11 +283,12 @@ extension SessionReplay {
                 break
             }
             session?.handle(event, at: now)
+            takeSessionEvents()
             if session?.isFinished == true { outcome.finished = true }
         }
 
-        private func sessionEvent(_ event: SessionEvent) {
-            outcome.sessionEvents.append(event)
+        private func takeSessionEvents() {
+            while let e = session?.pollEvent() { outcome.sessionEvents.append(e) }
         }
     }
 }

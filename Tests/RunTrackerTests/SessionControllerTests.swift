@@ -58,7 +58,13 @@ final class MemoryCache: GATTCacheStore {
     }
 
     final class Recorder {
-        var events: [SessionEvent] = []
+        weak var session: SessionController?
+        private var taken: [SessionEvent] = []
+        /// What the session said so far, pulled from it.
+        var events: [SessionEvent] {
+            while let e = session?.pollEvent() { taken.append(e) }
+            return taken
+        }
         var states: [(SensorRole, SensorState)] {
             events.compactMap { if case let .state(r, s, _, _) = $0 { return (r, s) } else { return nil } }
         }
@@ -71,7 +77,9 @@ final class MemoryCache: GATTCacheStore {
                      configure: (inout SessionController.Configuration) -> Void = { _ in }) -> SessionController {
         var c = SessionController.Configuration()
         configure(&c)
-        return SessionController(configuration: c, host: host, cache: cache) { rec.events.append($0) }
+        let s = SessionController(configuration: c, host: host, cache: cache)
+        rec.session = s
+        return s
     }
 
     @Test func findsEachSensorByAdvertisedServiceAndStopsScanning() {

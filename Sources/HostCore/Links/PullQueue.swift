@@ -2,27 +2,28 @@
 /// PDUs, kernel actions, a link's ACL packets): a ring buffer whose slots are emptied as they
 /// are pulled, so a pulled value holds the only reference to what it carries (a notification's
 /// slice of the input buffer) and the storage is reused — once warmed up, queuing and pulling
-/// allocate nothing, which the notification path relies on.
-struct PullQueue<Element> {
+/// allocate nothing, which the notification path relies on. The one queue of every pulled
+/// output in rtstack (the hosts', the run session's).
+public struct PullQueue<Element> {
     private var slots: [Element?]
     private var head = 0
-    private(set) var count = 0
+    public private(set) var count = 0
 
-    init(capacity: Int = 16) {
+    public init(capacity: Int = 16) {
         var n = 1
         while n < max(capacity, 1) { n <<= 1 }
         slots = Array(repeating: nil, count: n)
     }
 
-    var isEmpty: Bool { count == 0 }
+    public var isEmpty: Bool { count == 0 }
 
-    mutating func append(_ element: Element) {
+    public mutating func append(_ element: Element) {
         if count == slots.count { grow() }
         slots[(head &+ count) & (slots.count &- 1)] = element
         count &+= 1
     }
 
-    mutating func pop() -> Element? {
+    public mutating func pop() -> Element? {
         guard count > 0 else { return nil }
         var taken: Element?
         swap(&taken, &slots[head])

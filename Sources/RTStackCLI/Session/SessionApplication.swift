@@ -45,14 +45,13 @@ final class SessionApplication: HostApplication {
         switch event {
         case .controllerReady:
             guard session == nil, let host = driver?.host else { break }
-            let s = SessionController(configuration: configuration, host: host, cache: cacheFiles.map(CacheBridge.init)) { [weak self] e in
-                self?.output(e)
-            }
+            let s = SessionController(configuration: configuration, host: host, cache: cacheFiles.map(CacheBridge.init))
             session = s
             if !json { view = LiveView(roles: configuration.roles, out: console.out) }
             startedAt = now
             if let d = duration { endAt = now &+ d }
             s.start(at: now)
+            takeSessionEvents()
             return
         case .controllerFailed(let error):
             if session == nil {
@@ -78,6 +77,7 @@ final class SessionApplication: HostApplication {
             break
         }
         session?.handle(event, at: now)
+        takeSessionEvents()
         if session?.isFinished == true { finish(.success) }
     }
 
@@ -94,12 +94,16 @@ final class SessionApplication: HostApplication {
     func deadlineReached(at now: HostTime) {
         if let e = endAt, now >= e {
             endAt = nil
-            if let s = session { s.stop(at: now) } else {
+            if let s = session {
+                s.stop(at: now)
+                takeSessionEvents()
+            } else {
                 console.err.line("rtstack: the controller was not ready before --duration ran out")
                 finish(.adapter)
             }
         }
         session?.advanceTime(to: now)
+        takeSessionEvents()
         if session?.isFinished == true { finish(.success) }
     }
 
@@ -113,6 +117,7 @@ final class SessionApplication: HostApplication {
     func shutdownRequested(at now: HostTime) -> Bool {
         guard let s = session, !s.isFinished else { return true }
         s.stop(at: now)
+        takeSessionEvents()
         if s.isFinished { finish(.success) }
         return false
     }
@@ -150,6 +155,11 @@ final class SessionApplication: HostApplication {
         result.set(code)
         console.out.flush()
         driver?.stop()
+    }
+
+    /// Everything the session has to say after a call into it, in order.
+    private func takeSessionEvents() {
+        while let e = session?.pollEvent() { output(e) }
     }
 
     private func output(_ event: SessionEvent) {

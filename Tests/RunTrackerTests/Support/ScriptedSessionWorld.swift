@@ -22,7 +22,12 @@ final class ScriptedSessionWorld {
     private(set) var session: SessionController!
     let cache = MemoryCache()
     var now: HostTime = 0
-    private(set) var sessionEvents: [SessionEvent] = []
+    private var takenEvents: [SessionEvent] = []
+    /// What the session said so far (pulled from it, as the CLI does after each call).
+    var sessionEvents: [SessionEvent] {
+        while let e = session.pollEvent() { takenEvents.append(e) }
+        return takenEvents
+    }
     private(set) var hostEvents: [HostEvent] = []
     private(set) var opcodes: [HCIOpcode] = []
     private(set) var scanning = false
@@ -50,9 +55,7 @@ final class ScriptedSessionWorld {
         c.reconnect.initialDelay = HostDuration.milliseconds(100)
         configure(&c)
         host = HCIHost(configuration: hostConfiguration)
-        session = SessionController(configuration: c, host: host, cache: cache) { [unowned self] in
-            sessionEvents.append($0)
-        }
+        session = SessionController(configuration: c, host: host, cache: cache)
     }
 
     /// Brings the controller up, then starts the session (as the CLI does on `.controllerReady`).
