@@ -238,6 +238,12 @@ struct Dissection {
             tables.links[d.connectionHandle]?.disconnected()
         case .le(let le):
             dissectLEMeta(le, &p)
+        case .connectionComplete(let c):
+            p.connectionHandle = c.connectionHandle
+            p.peer = c.peer
+            if let (handle, peer) = EventConnection.opened(by: event) {
+                connectionOpened(handle: handle, peer: peer, transport: .brEdr)
+            }
         default:
             if let handle = EventConnection.handle(of: event) { p.peer = tables.peers[handle] }
         }
@@ -271,7 +277,7 @@ struct Dissection {
         if let (handle, peer) = EventConnection.opened(by: le) {
             p.connectionHandle = handle
             p.peer = peer
-            connectionOpened(handle: handle, peer: peer)
+            connectionOpened(handle: handle, peer: peer, transport: .le)
         } else if let handle = EventConnection.handle(of: le) {
             p.peer = tables.peers[handle]
         } else if options.resolvesAdvertisers {
@@ -283,10 +289,13 @@ struct Dissection {
         }
     }
 
-    mutating func connectionOpened(handle: UInt16, peer: DeviceAddress) {
-        tables.links[handle] = LinkKnowledge(peer: peer, cachedTypes: options.labels.types(for: peer))
+    /// `transport` nil: a connection the capture did not see open (`assumeConnection`).
+    mutating func connectionOpened(handle: UInt16, peer: DeviceAddress, transport: LinkTransport? = nil) {
+        tables.links[handle] = LinkKnowledge(peer: peer, cachedTypes: options.labels.types(for: peer), transport: transport)
         tables.peers[handle] = peer
-        statistics.links[LinkID(adapter: options.showsAdapter ? tablesAdapter : nil, handle: handle)] = peer.description
+        let link = LinkID(adapter: options.showsAdapter ? tablesAdapter : nil, handle: handle)
+        statistics.links[link] = peer.description
+        statistics.transports[link] = transport
         _ = tables.reassembler.reset(handle: handle)
     }
 

@@ -1,0 +1,104 @@
+import Wire
+
+/// The connection-oriented channels of one BR/EDR link (Core Spec v5.4 Vol 3, Part A, §4.2–§4.7),
+/// as a reader of the capture sees them from the BR/EDR signaling channel: which PSM each
+/// dynamic CID belongs to, in which direction, and in which mode its frames travel.
+///
+/// Each channel has two ends (`ChannelEndpointKey`); an end knows the CID of the other, since
+/// a Configuration Request names only the recipient's CID but configures the sender's end.
+struct BREDRChannels {
+    struct Endpoint {
+        var psm: L2CAPPSM
+        /// The host-side CID: names the channel (and its ATT bearer) the same both ways.
+        var bearer: UInt16
+        /// The CID of the channel's other end.
+        var remoteCID: UInt16
+        /// The largest SDU this end receives, from its owner's Configuration Request; nil
+        /// until one is seen (the default is 672).
+        var mtu: UInt16?
+        var mode: L2CAPChannelMode = .basic
+        /// This end's owner asked for no FCS (§5.5); the FCS is left out only when both ask.
+        var asksNoFCS = false
+        /// The second AVDTP channel of a link is its media transport (AVDTP §5.4.6), the first
+        /// its signaling.
+        var isMediaTransport = false
+
+        var carriesATT: Bool { psm == .att }
+    }
+
+    private struct PendingConnection {
+        var psm: L2CAPPSM
+        var sourceCID: UInt16
+    }
+
+    private(set) var endpoints: [ChannelEndpointKey: Endpoint] = [:]
+    private var pending: [SignalingRequestKey: PendingConnection] = [:]
+
+    func endpoint(_ key: ChannelEndpointKey) -> Endpoint? { endpoints[key] }
+
+    /// Whether frames to `key` carry a Frame Check Sequence: in the retransmission and
+    /// streaming modes unless both ends asked for none.
+    func hasFCS(_ key: ChannelEndpointKey) -> Bool {
+        guard let ep = endpoints[key], ep.mode != .basic else { return false }
+        let other = endpoints[ChannelEndpointKey(direction: key.direction.reversed, cid: ep.remoteCID)]
+        return !(ep.asksNoFCS && (other?.asksNoFCS ?? false))
+    }
+
+    /// Follows the channel set-up, configuration and tear-down in one command travelling `direction`.
+    mutating func apply(_ command: BREDRSignalingCommand, direction: Direction) {
+        switch command {
+        case let .connectionRequest(id, r):
+            if pending.count >= 64 { pending.removeAll() }
+            pending[SignalingRequestKey(direction: direction, identifier: id)] =
+                PendingConnection(psm: r.psm, sourceCID: r.sourceCID.rawValue)
+        case let .connectionResponse(id, r):
+            let key = SignalingRequestKey(direction: direction.reversed, identifier: id)
+            guard let request = pending[key], !r.result.isPending else { return }
+            pending[key] = nil
+            if r.result.isSuccess {
+                open(request, requestDirection: key.direction, responder: r.destinationCID.rawValue)
+            }
+        case let .configurationRequest(_, r):
+            // The recipient's end is named; the sender's is the one its options describe.
+            let recipient = ChannelEndpointKey(direction: direction, cid: r.destinationCID.rawValue)
+            guard let ep = endpoints[recipient] else { return }
+            let sender = ChannelEndpointKey(direction: direction.reversed, cid: ep.remoteCID)
+            for option in r.options {
+                if let mtu = option.mtu { endpoints[sender]?.mtu = mtu }
+                if let fcs = option.fcsType { endpoints[sender]?.asksNoFCS = fcs == 0 }
+                if let rfc = option.retransmissionAndFlowControl { setMode(rfc.mode, recipient, sender) }
+            }
+        case let .configurationResponse(_, r) where r.result.isSuccess:
+            // A mode the responder accepted with a changed value comes back in the response.
+            let requester = ChannelEndpointKey(direction: direction, cid: r.sourceCID.rawValue)
+            guard let ep = endpoints[requester] else { return }
+            let responder = ChannelEndpointKey(direction: direction.reversed, cid: ep.remoteCID)
+            for option in r.options {
+                if let rfc = option.retransmissionAndFlowControl { setMode(rfc.mode, requester, responder) }
+            }
+        case let .disconnectionResponse(_, p):
+            // Destination CID: the end of the device sending the response; Source CID: the requester's.
+            endpoints[ChannelEndpointKey(direction: direction.reversed, cid: p.destinationCID.rawValue)] = nil
+            endpoints[ChannelEndpointKey(direction: direction, cid: p.sourceCID.rawValue)] = nil
+        default:
+            break
+        }
+    }
+
+    private mutating func setMode(_ mode: L2CAPChannelMode, _ a: ChannelEndpointKey, _ b: ChannelEndpointKey) {
+        endpoints[a]?.mode = mode
+        endpoints[b]?.mode = mode
+    }
+
+    private mutating func open(_ request: PendingConnection, requestDirection: Direction, responder: UInt16) {
+        let requester = request.sourceCID
+        let bearer = requestDirection == .hostToController ? requester : responder
+        if endpoints.count >= 256 { endpoints.removeAll() }
+        let media = request.psm == .avdtp && endpoints.values.contains { $0.psm == .avdtp && !$0.isMediaTransport }
+        // Data to the requester travels against the request; data to the responder with it.
+        endpoints[ChannelEndpointKey(direction: requestDirection.reversed, cid: requester)] =
+            Endpoint(psm: request.psm, bearer: bearer, remoteCID: responder, isMediaTransport: media)
+        endpoints[ChannelEndpointKey(direction: requestDirection, cid: responder)] =
+            Endpoint(psm: request.psm, bearer: bearer, remoteCID: requester, isMediaTransport: media)
+    }
+}
