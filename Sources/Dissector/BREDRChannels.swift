@@ -31,8 +31,16 @@ struct BREDRChannels {
         var sourceCID: UInt16
     }
 
+    /// A Configuration Request waiting for its response: the two ends and what it asked.
+    private struct PendingConfiguration {
+        var sender: ChannelEndpointKey
+        var recipient: ChannelEndpointKey
+        var options: [L2CAPConfigurationOption]
+    }
+
     private(set) var endpoints: [ChannelEndpointKey: Endpoint] = [:]
     private var pending: [SignalingRequestKey: PendingConnection] = [:]
+    private var configurations: [SignalingRequestKey: PendingConfiguration] = [:]
 
     func endpoint(_ key: ChannelEndpointKey) -> Endpoint? { endpoints[key] }
 
@@ -58,23 +66,26 @@ struct BREDRChannels {
             if r.result.isSuccess {
                 open(request, requestDirection: key.direction, responder: r.destinationCID.rawValue)
             }
-        case let .configurationRequest(_, r):
+        case let .configurationRequest(id, r):
             // The recipient's end is named; the sender's is the one its options describe.
+            // They take effect when the recipient accepts them.
             let recipient = ChannelEndpointKey(direction: direction, cid: r.destinationCID.rawValue)
             guard let ep = endpoints[recipient] else { return }
-            let sender = ChannelEndpointKey(direction: direction.reversed, cid: ep.remoteCID)
-            for option in r.options {
-                if let mtu = option.mtu { endpoints[sender]?.mtu = mtu }
-                if let fcs = option.fcsType { endpoints[sender]?.asksNoFCS = fcs == 0 }
-                if let rfc = option.retransmissionAndFlowControl { setMode(rfc.mode, recipient, sender) }
+            if configurations.count >= 64 { configurations.removeAll() }
+            configurations[SignalingRequestKey(direction: direction, identifier: id)] = PendingConfiguration(
+                sender: ChannelEndpointKey(direction: direction.reversed, cid: ep.remoteCID), recipient: recipient,
+                options: r.options)
+        case let .configurationResponse(id, r):
+            guard let request = configurations.removeValue(forKey: SignalingRequestKey(direction: direction.reversed, identifier: id)),
+                  r.result.isSuccess else { return }
+            for option in request.options {
+                if let mtu = option.mtu { endpoints[request.sender]?.mtu = mtu }
+                if let fcs = option.fcsType { endpoints[request.sender]?.asksNoFCS = fcs == 0 }
+                if let rfc = option.retransmissionAndFlowControl { setMode(rfc.mode, request.sender, request.recipient) }
             }
-        case let .configurationResponse(_, r) where r.result.isSuccess:
-            // A mode the responder accepted with a changed value comes back in the response.
-            let requester = ChannelEndpointKey(direction: direction, cid: r.sourceCID.rawValue)
-            guard let ep = endpoints[requester] else { return }
-            let responder = ChannelEndpointKey(direction: direction.reversed, cid: ep.remoteCID)
+            // A success may carry adjusted values (the mode's time-outs), never another mode.
             for option in r.options {
-                if let rfc = option.retransmissionAndFlowControl { setMode(rfc.mode, requester, responder) }
+                if let rfc = option.retransmissionAndFlowControl { setMode(rfc.mode, request.sender, request.recipient) }
             }
         case let .disconnectionResponse(_, p):
             // Destination CID: the end of the device sending the response; Source CID: the requester's.

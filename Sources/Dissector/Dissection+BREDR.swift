@@ -70,8 +70,9 @@ extension Dissection {
             p.att?.transport = .brEdr
             return
         }
+        // No code after the name: the line shows the CID already, and a number there would
+        // read as the PSM.
         p.name = "L2CAP " + Self.protocolName(ep)
-        p.code = Hex.number(cid, width: 4)
         p.summaryText.append("PSM ")
         p.summaryText.append(Hex.lowerNumber(ep.psm.rawValue, width: 4))
         p.summaryText.append(": ")

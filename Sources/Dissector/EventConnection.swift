@@ -13,12 +13,6 @@ enum EventConnection {
         }
     }
 
-    /// Handle and peer of a successful BR/EDR Connection Complete.
-    static func opened(by event: HCIEvent) -> (UInt16, DeviceAddress)? {
-        if case .connectionComplete(let c) = event, c.status.isSuccess { return (c.connectionHandle, c.peer) }
-        return nil
-    }
-
     static func handle(of le: LEMetaEvent) -> UInt16? {
         switch le {
         case .longTermKeyRequest(let e): return e.connectionHandle

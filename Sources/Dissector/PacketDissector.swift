@@ -223,6 +223,8 @@ struct Dissection {
             p.summaryText.append(": ")
             p.summaryText.append(cs.status.description)
             if collectFields { cs.describeFields(into: &p.fields) }
+        case .unknown(.connectionComplete, let parameters):
+            dissectConnectionComplete(parameters, &p)
         default:
             if collectFields {
                 event.describe(summary: &p.summaryText, fields: &p.fields)
@@ -238,15 +240,28 @@ struct Dissection {
             tables.links[d.connectionHandle]?.disconnected()
         case .le(let le):
             dissectLEMeta(le, &p)
-        case .connectionComplete(let c):
-            p.connectionHandle = c.connectionHandle
-            p.peer = c.peer
-            if let (handle, peer) = EventConnection.opened(by: event) {
-                connectionOpened(handle: handle, peer: peer, transport: .brEdr)
-            }
         default:
             if let handle = EventConnection.handle(of: event) { p.peer = tables.peers[handle] }
         }
+    }
+
+    /// HCI_Connection_Complete: a BR/EDR link (the host core, an LE central, keeps it among
+    /// the events it does not decode; a decoder of a phone's capture needs it).
+    private mutating func dissectConnectionComplete(_ parameters: ArraySlice<UInt8>, _ p: inout DissectedPacket) {
+        var r = ByteReader(parameters)
+        let event: ConnectionCompleteEvent
+        do {
+            event = try ConnectionCompleteEvent(decoding: &r)
+        } catch {
+            p.errors.append("Connection Complete: \(error)")
+            if collectFields { p.fields.add("Parameters", Hex.spaced(parameters)) }
+            return
+        }
+        event.appendSummary(to: &p.summaryText)
+        if collectFields { event.describeFields(into: &p.fields) }
+        p.connectionHandle = event.connectionHandle
+        p.peer = event.peer
+        if event.status.isSuccess { connectionOpened(handle: event.connectionHandle, peer: event.peer, transport: .brEdr) }
     }
 
     /// Return parameters this catalog decodes take the place of the event's raw hex line.

@@ -95,9 +95,14 @@ import Wire
         if name.hasPrefix("a2dp") {
             // The media channel carries most of the capture.
             #expect(dynamic.filter { $0.name == "L2CAP AVDTP media" }.count > 1_000)
+            // AVCTP was first asked for in Enhanced Retransmission mode, refused, then
+            // configured in Basic mode: its frames are B-frames.
+            #expect(signaling.contains { $0.summary.contains("Enhanced Retransmission mode") })
+            let avctp = dynamic.filter { $0.name == "L2CAP AVCTP" }
+            #expect(!avctp.isEmpty && avctp.allSatisfy { !$0.summary.contains("-frame") })
         } else {
-            // AVCTP browsing runs in Enhanced Retransmission mode: I- and S-frames.
-            #expect(dynamic.contains { $0.name == "L2CAP AVCTP Browsing" && $0.summary.contains("-frame") })
+            // AVCTP browsing is configured in Enhanced Retransmission mode (it carries no data).
+            #expect(signaling.contains { $0.summary.contains("Enhanced Retransmission mode") })
         }
         #expect(dissector.statistics.transports.values.allSatisfy { $0 == .brEdr })
     }

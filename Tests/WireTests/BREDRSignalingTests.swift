@@ -137,13 +137,18 @@ struct BREDRSignalingVector: Sendable, CustomTestStringConvertible {
     @Test func connectionCompleteEventDecodesTheLinkType() throws {
         // §7.7.3: Status 0, handle 0x000b, BD_ADDR 12:00:00:00:00:f1 (wire order reversed), ACL, encryption off.
         let event = try HCIEvent.decode(hx("03 0b 00 0b 00 12 00 00 00 00 f1 01 00"))
-        guard case let .connectionComplete(c) = event else {
-            Issue.record("not a Connection Complete: \(event)")
+        guard case let .unknown(.connectionComplete, parameters) = event else {
+            Issue.record("HCIEvent decoded it: \(event)")
             return
         }
+        var r = ByteReader(parameters)
+        let c = try ConnectionCompleteEvent(decoding: &r)
         #expect(c.connectionHandle == 0x000B && c.linkType == ConnectionCompleteEvent.aclLink)
         #expect(c.peer.description == "F1:00:00:00:00:12/public")
         #expect(c.summary == "handle 0x000B ACL peer F1:00:00:00:00:12")
-        #expect(event.encoded == hx("03 0b 00 0b 00 12 00 00 00 00 f1 01 00"))
+        #expect(c.encoded == Array(parameters))
+        // A failed attempt says so.
+        var failed = ByteReader(hx("04 00 00 12 00 00 00 00 f1 01 00")[...])
+        #expect(try ConnectionCompleteEvent(decoding: &failed).summary == "status Page Timeout (0x04) ACL peer F1:00:00:00:00:12")
     }
 }

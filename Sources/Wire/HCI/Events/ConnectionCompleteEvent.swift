@@ -1,6 +1,8 @@
 /// HCI_Connection_Complete (Vol 4, Part E, §7.7.3): a BR/EDR ACL or SCO link is up (or the
 /// attempt failed). A decoder of a dual-mode capture needs it to tell a BR/EDR link from an
-/// LE one: both carry L2CAP, but with different signaling channels and CID ranges.
+/// LE one: both carry L2CAP, but with different signaling channels and CID ranges. Not a case
+/// of `HCIEvent`, whose events are those an LE central meets: there it stays `.unknown`, and
+/// the decoder reads its parameters with this type.
 public struct ConnectionCompleteEvent: WireCodable, FieldDescribing, Hashable {
     public var status: HCIStatus
     public var connectionHandle: UInt16

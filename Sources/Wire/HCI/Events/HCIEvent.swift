@@ -3,7 +3,6 @@
 /// code and parameter bytes instead of failing: a controller may send anything it was not
 /// asked for (vendor events above all), and that must never stop the host.
 public enum HCIEvent: Sendable, Hashable {
-    case connectionComplete(ConnectionCompleteEvent)
     case disconnectionComplete(DisconnectionCompleteEvent)
     case encryptionChangeV1(EncryptionChangeV1Event)
     case readRemoteVersionInformationComplete(ReadRemoteVersionInformationCompleteEvent)
@@ -37,7 +36,6 @@ public enum HCIEvent: Sendable, Hashable {
     public static func decode(code: HCIEventCode, parameters: ArraySlice<UInt8>) throws(WireError) -> HCIEvent {
         var r = ByteReader(parameters)
         switch code {
-        case .connectionComplete: return .connectionComplete(try .init(decoding: &r))
         case .disconnectionComplete: return .disconnectionComplete(try .init(decoding: &r))
         case .encryptionChangeV1: return .encryptionChangeV1(try .init(decoding: &r))
         case .readRemoteVersionInformationComplete: return .readRemoteVersionInformationComplete(try .init(decoding: &r))
@@ -60,7 +58,6 @@ public enum HCIEvent: Sendable, Hashable {
 
     public var code: HCIEventCode {
         switch self {
-        case .connectionComplete: return .connectionComplete
         case .disconnectionComplete: return .disconnectionComplete
         case .encryptionChangeV1: return .encryptionChangeV1
         case .readRemoteVersionInformationComplete: return .readRemoteVersionInformationComplete
@@ -96,7 +93,6 @@ public enum HCIEvent: Sendable, Hashable {
     /// The event's parameters as one value, for encoding and display (not on the data path).
     var content: (any WireCodable & FieldDescribing)? {
         switch self {
-        case .connectionComplete(let e): return e
         case .disconnectionComplete(let e): return e
         case .encryptionChangeV1(let e): return e
         case .readRemoteVersionInformationComplete(let e): return e
