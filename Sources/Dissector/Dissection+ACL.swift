@@ -115,7 +115,7 @@ extension Dissection {
             p.name = "L2CAP " + frame.channelID.name
             p.code = Hex.number(cid, width: 4)
             p.summaryText.append(ByteCountText.phrase(frame.payload.count, "byte"))
-            let transport = tables.links[frame.handle]?.transport
+            let transport = tables.transports[frame.handle]
             p.summaryText.append(transport == .le ? " (channel set-up not in the capture: SPSM unknown, not decoded)"
                                  : " (link type and channel set-up not in the capture: PSM or SPSM unknown, not decoded)")
             if collectFields, !frame.payload.isEmpty { p.fields.add("Data", Hex.spaced(frame.payload)) }

@@ -7,15 +7,15 @@ extension Dissection {
     /// A link opened before the capture began shows its transport by the signaling channel
     /// it uses; a link whose opening event was seen keeps the transport that event gave.
     mutating func noteTransport(_ transport: LinkTransport, of handle: UInt16) {
-        guard tables.links[handle]?.transport == nil else { return }
-        withKnowledge(of: handle) { $0.transport = transport }
+        guard tables.transports[handle] == nil else { return }
+        tables.transports[handle] = transport
         statistics.transports[LinkID(adapter: options.showsAdapter ? tablesAdapter : nil, handle: handle)] = transport
     }
 
     /// Whether a frame on a dynamic CID belongs to a BR/EDR channel: on a BR/EDR link always;
     /// on a link of unknown type when the CID lies above the LE range.
     func routesToBREDR(_ frame: L2CAPFrame) -> Bool {
-        switch tables.links[frame.handle]?.transport {
+        switch tables.transports[frame.handle] {
         case .brEdr?: return true
         case .le?: return false
         case nil: return !frame.channelID.isLEDynamic
@@ -56,7 +56,9 @@ extension Dissection {
         let cid = frame.channelID.rawValue
         p.channel = cid
         let key = ChannelEndpointKey(direction: p.direction, cid: cid)
-        guard let knowledge = tables.links[frame.handle], let ep = knowledge.brEdrChannels.endpoint(key) else {
+        // Read out in one expression: a copy of the link's knowledge kept alive here would
+        // make the ATT decoding below copy its tables when it changes them.
+        guard let ep = tables.links[frame.handle]?.brEdrChannels.endpoint(key) else {
             p.name = "L2CAP " + frame.channelID.name
             p.code = Hex.number(cid, width: 4)
             p.summaryText.append(ByteCountText.phrase(frame.payload.count, "byte"))
@@ -82,7 +84,7 @@ extension Dissection {
             if collectFields, !frame.payload.isEmpty { p.fields.add("Data", Hex.spaced(frame.payload)) }
             return
         }
-        dissectControlledFrame(frame.payload, fcs: knowledge.brEdrChannels.hasFCS(key), &p)
+        dissectControlledFrame(frame.payload, fcs: tables.links[frame.handle]?.brEdrChannels.hasFCS(key) ?? false, &p)
     }
 
     /// An I-frame or S-frame (§3.3): Enhanced Control Field, for a starting I-frame the SDU

@@ -17,13 +17,9 @@ struct LinkKnowledge {
     var channels = CreditBasedChannels()
     /// The link's BR/EDR connection-oriented channels, from the signaling on CID 0x0001.
     var brEdrChannels = BREDRChannels()
-    /// From the event that opened the link; for a link opened before the capture began, from
-    /// the signaling channel its traffic uses, and nil until then.
-    var transport: LinkTransport?
 
-    init(peer: DeviceAddress? = nil, cachedTypes: [UInt16: BluetoothUUID]? = nil, transport: LinkTransport? = nil) {
+    init(peer: DeviceAddress? = nil, cachedTypes: [UInt16: BluetoothUUID]? = nil) {
         self.peer = peer
-        self.transport = transport
         if let cachedTypes {
             attributeTypes = cachedTypes
             cachedHandles = Set(cachedTypes.keys)

@@ -71,6 +71,10 @@ struct AdapterTables {
     /// The peer of each open connection, apart from `links` so that reading it copies no
     /// dictionaries.
     var peers: [UInt16: DeviceAddress] = [:]
+    /// Each link's transport: from the event that opened it; for a link opened before the
+    /// capture began, from the signaling channel its traffic uses; absent until then. Apart
+    /// from `links` too: every frame on a dynamic CID reads it.
+    var transports: [UInt16: LinkTransport] = [:]
 }
 
 /// The work and the state of a `PacketDissector`.
@@ -306,8 +310,9 @@ struct Dissection {
 
     /// `transport` nil: a connection the capture did not see open (`assumeConnection`).
     mutating func connectionOpened(handle: UInt16, peer: DeviceAddress, transport: LinkTransport? = nil) {
-        tables.links[handle] = LinkKnowledge(peer: peer, cachedTypes: options.labels.types(for: peer), transport: transport)
+        tables.links[handle] = LinkKnowledge(peer: peer, cachedTypes: options.labels.types(for: peer))
         tables.peers[handle] = peer
+        tables.transports[handle] = transport
         let link = LinkID(adapter: options.showsAdapter ? tablesAdapter : nil, handle: handle)
         statistics.links[link] = peer.description
         statistics.transports[link] = transport
