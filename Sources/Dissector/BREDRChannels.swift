@@ -22,8 +22,33 @@ struct BREDRChannels {
         /// The second AVDTP channel of a link is its media transport (AVDTP §5.4.6), the first
         /// its signaling.
         var isMediaTransport = false
+        /// This end's CID.
+        var cid: UInt16
+        /// The packet name (`L2CAP AVDTP media`), the summary's start (`PSM 0x0019: `) and the
+        /// Channel field, made when the channel opens or is configured rather than for each of
+        /// its frames: a media channel carries thousands.
+        private(set) var name = ""
+        private(set) var summaryPrefix = ""
+        private(set) var channelText = ""
+
+        init(psm: L2CAPPSM, cid: UInt16, bearer: UInt16, remoteCID: UInt16, isMediaTransport: Bool) {
+            self.psm = psm
+            self.cid = cid
+            self.bearer = bearer
+            self.remoteCID = remoteCID
+            self.isMediaTransport = isMediaTransport
+            describe()
+        }
 
         var carriesATT: Bool { psm == .att }
+
+        mutating func describe() {
+            name = "L2CAP " + psm.name + (isMediaTransport ? " media" : "")
+            summaryPrefix = "PSM " + Hex.lowerNumber(psm.rawValue, width: 4) + ": "
+            channelText = "CID \(Hex.number(cid, width: 4)) (other end \(Hex.number(remoteCID, width: 4))), PSM \(psm)"
+                + (isMediaTransport ? ", media transport" : "")
+                + ", \(mode.name) mode, MTU \(mtu.map(String.init) ?? "672 (default)")"
+        }
     }
 
     private struct PendingConnection {
@@ -87,6 +112,8 @@ struct BREDRChannels {
             for option in r.options {
                 if let rfc = option.retransmissionAndFlowControl { setMode(rfc.mode, request.sender, request.recipient) }
             }
+            endpoints[request.sender]?.describe()
+            endpoints[request.recipient]?.describe()
         case let .disconnectionResponse(_, p):
             // Destination CID: the end of the device sending the response; Source CID: the requester's.
             endpoints[ChannelEndpointKey(direction: direction.reversed, cid: p.destinationCID.rawValue)] = nil
@@ -108,8 +135,8 @@ struct BREDRChannels {
         let media = request.psm == .avdtp && endpoints.values.contains { $0.psm == .avdtp && !$0.isMediaTransport }
         // Data to the requester travels against the request; data to the responder with it.
         endpoints[ChannelEndpointKey(direction: requestDirection.reversed, cid: requester)] =
-            Endpoint(psm: request.psm, bearer: bearer, remoteCID: responder, isMediaTransport: media)
+            Endpoint(psm: request.psm, cid: requester, bearer: bearer, remoteCID: responder, isMediaTransport: media)
         endpoints[ChannelEndpointKey(direction: requestDirection, cid: responder)] =
-            Endpoint(psm: request.psm, bearer: bearer, remoteCID: requester, isMediaTransport: media)
+            Endpoint(psm: request.psm, cid: responder, bearer: bearer, remoteCID: requester, isMediaTransport: media)
     }
 }

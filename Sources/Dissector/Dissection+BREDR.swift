@@ -67,18 +67,16 @@ extension Dissection {
             return
         }
         if ep.mode == .basic, ep.carriesATT {
-            if collectFields { describeBREDRChannel(ep, cid: cid, into: &p.fields) }
+            if collectFields { p.fields.add("Channel", ep.channelText) }
             dissectATT(frame.payload, handle: frame.handle, bearer: ep.bearer, &p)
             p.att?.transport = .brEdr
             return
         }
         // No code after the name: the line shows the CID already, and a number there would
         // read as the PSM.
-        p.name = "L2CAP " + Self.protocolName(ep)
-        p.summaryText.append("PSM ")
-        p.summaryText.append(Hex.lowerNumber(ep.psm.rawValue, width: 4))
-        p.summaryText.append(": ")
-        if collectFields { describeBREDRChannel(ep, cid: cid, into: &p.fields) }
+        p.name = ep.name
+        p.summaryText.append(ep.summaryPrefix)
+        if collectFields { p.fields.add("Channel", ep.channelText) }
         guard ep.mode != .basic else {
             p.summaryText.append(ByteCountText.phrase(frame.payload.count, "byte"))
             if collectFields, !frame.payload.isEmpty { p.fields.add("Data", Hex.spaced(frame.payload)) }
@@ -117,17 +115,5 @@ extension Dissection {
             let f = payload.suffix(2)
             p.fields.add("FCS", Hex.lowerNumber(UInt16(f[f.startIndex]) | UInt16(f[f.startIndex + 1]) << 8, width: 4))
         }
-    }
-
-    /// `AVDTP`, or `AVDTP media` for the media transport channel.
-    static func protocolName(_ ep: BREDRChannels.Endpoint) -> String {
-        ep.isMediaTransport ? ep.psm.name + " media" : ep.psm.name
-    }
-
-    private func describeBREDRChannel(_ ep: BREDRChannels.Endpoint, cid: UInt16, into fields: inout FieldList) {
-        var text = "CID \(Hex.number(cid, width: 4)) (other end \(Hex.number(ep.remoteCID, width: 4))), PSM \(ep.psm)"
-        if ep.isMediaTransport { text += ", media transport" }
-        text += ", \(ep.mode.name) mode, MTU \(ep.mtu.map(String.init) ?? "672 (default)")"
-        fields.add("Channel", text)
     }
 }
