@@ -56,9 +56,15 @@ extension Dissection {
         let cid = frame.channelID.rawValue
         p.channel = cid
         let key = ChannelEndpointKey(direction: p.direction, cid: cid)
-        // Read out in one expression: a copy of the link's knowledge kept alive here would
-        // make the ATT decoding below copy its tables when it changes them.
-        guard let ep = tables.links[frame.handle]?.brEdrChannels.endpoint(key) else {
+        // Looked up in place: reading `tables.links[handle]` copies the link's knowledge
+        // (a retain of each of its tables) for every frame.
+        var found: BREDRChannels.Endpoint?
+        var fcs = false
+        withKnowledge(of: frame.handle) { knowledge in
+            found = knowledge.brEdrChannels.endpoint(key)
+            if found?.mode != .basic { fcs = knowledge.brEdrChannels.hasFCS(key) }
+        }
+        guard let ep = found else {
             p.name = "L2CAP " + frame.channelID.name
             p.code = Hex.number(cid, width: 4)
             p.summaryText.append(ByteCountText.phrase(frame.payload.count, "byte"))
@@ -82,7 +88,7 @@ extension Dissection {
             if collectFields, !frame.payload.isEmpty { p.fields.add("Data", Hex.spaced(frame.payload)) }
             return
         }
-        dissectControlledFrame(frame.payload, fcs: tables.links[frame.handle]?.brEdrChannels.hasFCS(key) ?? false, &p)
+        dissectControlledFrame(frame.payload, fcs: fcs, &p)
     }
 
     /// An I-frame or S-frame (§3.3): Enhanced Control Field, for a starting I-frame the SDU
