@@ -59,15 +59,7 @@ extension BREDRSignalingCommand: FieldDescribing {
         fields.add("Identifier", L2CAPText.hex8(identifier))
         switch self {
         case let .commandReject(_, reject):
-            fields.add("Reason", reject.reason.description)
-            if let mtu = reject.actualMTU {
-                fields.add("Actual MTU", String(mtu))
-            } else if let cids = reject.invalidCIDs {
-                fields.add("Local CID", L2CAPText.hex16(cids.local))
-                fields.add("Remote CID", L2CAPText.hex16(cids.remote))
-            } else if !reject.data.isEmpty {
-                fields.add("Data", L2CAPText.bytes(reject.data))
-            }
+            reject.describeFields(into: &fields)
         case let .connectionRequest(_, p):
             fields.add("PSM", p.psm.description)
             fields.add("Source CID", L2CAPText.hex16(p.sourceCID.rawValue))
@@ -86,8 +78,7 @@ extension BREDRSignalingCommand: FieldDescribing {
             fields.add("Result", p.result.description)
             Self.describe(p.options, into: &fields)
         case let .disconnectionRequest(_, p), let .disconnectionResponse(_, p):
-            fields.add("Destination CID", L2CAPText.hex16(p.destinationCID.rawValue))
-            fields.add("Source CID", L2CAPText.hex16(p.sourceCID.rawValue))
+            p.describeFields(into: &fields)
         case let .echoRequest(_, data), let .echoResponse(_, data), let .unknown(_, _, data):
             fields.add("Data", L2CAPText.bytes(data))
         case let .informationRequest(_, type):
