@@ -27,17 +27,8 @@ struct CreditBasedChannels {
         var isEATT: Bool { spsm == CreditBasedChannels.eattSPSM }
     }
 
-    struct Key: Hashable {
-        var direction: Direction
-        var cid: UInt16
-    }
-
-    /// A connection request waiting for its response: who asked (direction) and with which
-    /// identifier, and what.
-    struct PendingKey: Hashable {
-        var direction: Direction
-        var identifier: UInt8
-    }
+    typealias Key = ChannelEndpointKey
+    typealias PendingKey = SignalingRequestKey
 
     struct Pending {
         var spsm: UInt16

@@ -7,6 +7,11 @@ public struct DecodeStatistics: Sendable {
     private var typeCounts = [Int](repeating: 0, count: 8)
     /// Connection handles seen in ACL data or connection events, with the peer when known.
     public var links: [LinkID: String] = [:]
+    /// The transport of each link whose opening event, or signaling, the capture showed.
+    public var transports: [LinkID: LinkTransport] = [:]
+    /// ATT PDUs on every bearer, and those of them on BR/EDR channels (PSM 0x001F).
+    public var attPDUs = 0
+    public var brEdrATTPDUs = 0
     public var notificationsPerLink: [LinkID: Int] = [:]
     public var indicationsPerLink: [LinkID: Int] = [:]
     /// ATT PDUs on EATT channels (they are counted in the totals above too).
@@ -43,6 +48,10 @@ public struct DecodeStatistics: Sendable {
             let link = LinkID(adapter: p.adapterIndex, handle: h)
             if links[link] == nil { links[link] = "" }
         }
+        if let att = p.att {
+            attPDUs += 1
+            if att.transport == .brEdr { brEdrATTPDUs += 1 }
+        }
         if let att = p.att, let h = p.connectionHandle {
             if att.opcode == 0x1B { notificationsPerLink[LinkID(adapter: p.adapterIndex, handle: h), default: 0] += 1 }
             if att.opcode == 0x1D { indicationsPerLink[LinkID(adapter: p.adapterIndex, handle: h), default: 0] += 1 }
@@ -75,9 +84,12 @@ public struct DecodeStatistics: Sendable {
             let peer = links[link] ?? ""
             s += "\n    " + (link.adapter.map { "hci\($0) " } ?? "") + "handle 0x" + hex4(link.handle)
                 + (peer.isEmpty ? "" : " peer \(peer)")
+                + (transports[link].map { " (\($0.name))" } ?? "")
                 + ": \(notificationsPerLink[link] ?? 0) ATT notifications"
                 + ((indicationsPerLink[link] ?? 0) > 0 ? ", \(indicationsPerLink[link] ?? 0) indications" : "")
         }
+        s += "\n  ATT PDUs: \(attPDUs)"
+        if brEdrATTPDUs > 0 { s += " (LE \(attPDUs - brEdrATTPDUs), BR/EDR \(brEdrATTPDUs))" }
         s += "\n  ATT notifications: \(attNotifications)"
         if eattPDUs > 0 { s += "\n  ATT PDUs on EATT channels: \(eattPDUs)" }
         s += "\n  decode errors: \(decodeErrors)"
@@ -99,11 +111,17 @@ public struct DecodeStatistics: Sendable {
             if let a = link.adapter { l.add("adapter", Int(a)) }
             l.add("handle", Int(link.handle))
             if let p = self.links[link], !p.isEmpty { l.add("peer", p) }
+            if let t = transports[link] { l.add("transport", t.jsonName) }
             l.add("notifications", notificationsPerLink[link] ?? 0)
             l.add("indications", indicationsPerLink[link] ?? 0)
             links.append(l)
         }
         o.add("links", objects: links)
+        o.add("att_pdus", attPDUs)
+        var perTransport = JSONObject()
+        perTransport.add(LinkTransport.le.jsonName, attPDUs - brEdrATTPDUs)
+        perTransport.add(LinkTransport.brEdr.jsonName, brEdrATTPDUs)
+        o.add("att_pdus_per_transport", perTransport)
         o.add("att_notifications", attNotifications)
         if eattPDUs > 0 { o.add("eatt_pdus", eattPDUs) }
         if monitorNotes > 0 { o.add("monitor_records", monitorNotes) }

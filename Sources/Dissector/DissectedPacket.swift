@@ -117,6 +117,8 @@ public struct ATTSummary: Sendable {
     /// `bearer` is an Enhanced Credit Based Flow Control channel, i.e. an EATT bearer proper
     /// (false: an LE credit-based channel to the EATT SPSM).
     public var bearerIsEnhanced = false
+    /// `.brEdr` for ATT on a BR/EDR channel to PSM 0x001F (`bearer` is then its host-side CID).
+    public var transport = LinkTransport.le
     /// Decoded sensor value line, e.g. "72 bpm", when a decoder knows the characteristic.
     public var decodedValue: String?
 

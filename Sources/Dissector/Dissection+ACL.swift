@@ -27,7 +27,10 @@ extension Dissection {
         switch frame.channelID {
         case .att: dissectATT(frame.payload, handle: frame.handle, bearer: nil, &p)
         case .leSignaling: dissectSignaling(frame, &p)
+        case .signaling: dissectBREDRSignaling(frame, &p)
         case .securityManager: dissectSMP(frame, &p)
+        case let cid where cid.isBREDRDynamic && routesToBREDR(frame):
+            dissectBREDRChannel(frame, &p)
         case let cid where cid.isLEDynamic: dissectKFrame(frame, &p)
         default:
             p.name = "L2CAP " + frame.channelID.name
@@ -45,6 +48,7 @@ extension Dissection {
             cmd.appendSummary(to: &p.summaryText)
             if collectFields { cmd.describeFields(into: &p.fields) }
             let direction = p.direction
+            noteTransport(.le, of: frame.handle)
             withKnowledge(of: frame.handle) { $0.channels.apply(cmd, direction: direction) }
         } catch {
             p.name = "LE Signaling"
@@ -111,7 +115,9 @@ extension Dissection {
             p.name = "L2CAP " + frame.channelID.name
             p.code = Hex.number(cid, width: 4)
             p.summaryText.append(ByteCountText.phrase(frame.payload.count, "byte"))
-            p.summaryText.append(" (channel set-up not in the capture: SPSM unknown, not decoded)")
+            let transport = tables.transports[frame.handle]
+            p.summaryText.append(transport == .le ? " (channel set-up not in the capture: SPSM unknown, not decoded)"
+                                 : " (link type and channel set-up not in the capture: PSM or SPSM unknown, not decoded)")
             if collectFields, !frame.payload.isEmpty { p.fields.add("Data", Hex.spaced(frame.payload)) }
         case let .segment(ep, have, total, first):
             p.name = "L2CAP K-frame"

@@ -133,7 +133,8 @@ public struct JSONRenderer: Sendable {
                 out.appendDecimal(Int(h))
             }
             if let b = a.bearer {
-                out.append(a.bearerIsEnhanced ? ",\"bearer\":\"eatt\",\"bearer_cid\":" : ",\"bearer\":\"le-credit\",\"bearer_cid\":")
+                out.append(a.transport == .brEdr ? ",\"bearer\":\"br-edr\",\"bearer_cid\":"
+                           : a.bearerIsEnhanced ? ",\"bearer\":\"eatt\",\"bearer_cid\":" : ",\"bearer\":\"le-credit\",\"bearer_cid\":")
                 out.appendDecimal(Int(b))
             }
             if let v = a.value {

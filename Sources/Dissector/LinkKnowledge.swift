@@ -15,6 +15,8 @@ struct LinkKnowledge {
     var pendingRequest: [BearerKey: PendingRequest] = [:]
     /// The link's credit-based channels (LE and enhanced), from the signaling seen.
     var channels = CreditBasedChannels()
+    /// The link's BR/EDR connection-oriented channels, from the signaling on CID 0x0001.
+    var brEdrChannels = BREDRChannels()
 
     init(peer: DeviceAddress? = nil, cachedTypes: [UInt16: BluetoothUUID]? = nil) {
         self.peer = peer
@@ -89,6 +91,7 @@ struct LinkKnowledge {
     mutating func disconnected() {
         pendingRequest = [:]
         channels = CreditBasedChannels()
+        brEdrChannels = BREDRChannels()
     }
 }
 

@@ -71,6 +71,10 @@ struct AdapterTables {
     /// The peer of each open connection, apart from `links` so that reading it copies no
     /// dictionaries.
     var peers: [UInt16: DeviceAddress] = [:]
+    /// Each link's transport: from the event that opened it; for a link opened before the
+    /// capture began, from the signaling channel its traffic uses; absent until then. Apart
+    /// from `links` too: every frame on a dynamic CID reads it.
+    var transports: [UInt16: LinkTransport] = [:]
 }
 
 /// The work and the state of a `PacketDissector`.
@@ -223,6 +227,8 @@ struct Dissection {
             p.summaryText.append(": ")
             p.summaryText.append(cs.status.description)
             if collectFields { cs.describeFields(into: &p.fields) }
+        case .unknown(.connectionComplete, let parameters):
+            dissectConnectionComplete(parameters, &p)
         default:
             if collectFields {
                 event.describe(summary: &p.summaryText, fields: &p.fields)
@@ -241,6 +247,25 @@ struct Dissection {
         default:
             if let handle = EventConnection.handle(of: event) { p.peer = tables.peers[handle] }
         }
+    }
+
+    /// HCI_Connection_Complete: a BR/EDR link (the host core, an LE central, keeps it among
+    /// the events it does not decode; a decoder of a phone's capture needs it).
+    private mutating func dissectConnectionComplete(_ parameters: ArraySlice<UInt8>, _ p: inout DissectedPacket) {
+        var r = ByteReader(parameters)
+        let event: ConnectionCompleteEvent
+        do {
+            event = try ConnectionCompleteEvent(decoding: &r)
+        } catch {
+            p.errors.append("Connection Complete: \(error)")
+            if collectFields { p.fields.add("Parameters", Hex.spaced(parameters)) }
+            return
+        }
+        event.appendSummary(to: &p.summaryText)
+        if collectFields { event.describeFields(into: &p.fields) }
+        p.connectionHandle = event.connectionHandle
+        p.peer = event.peer
+        if event.status.isSuccess { connectionOpened(handle: event.connectionHandle, peer: event.peer, transport: .brEdr) }
     }
 
     /// Return parameters this catalog decodes take the place of the event's raw hex line.
@@ -271,7 +296,7 @@ struct Dissection {
         if let (handle, peer) = EventConnection.opened(by: le) {
             p.connectionHandle = handle
             p.peer = peer
-            connectionOpened(handle: handle, peer: peer)
+            connectionOpened(handle: handle, peer: peer, transport: .le)
         } else if let handle = EventConnection.handle(of: le) {
             p.peer = tables.peers[handle]
         } else if options.resolvesAdvertisers {
@@ -283,10 +308,14 @@ struct Dissection {
         }
     }
 
-    mutating func connectionOpened(handle: UInt16, peer: DeviceAddress) {
+    /// `transport` nil: a connection the capture did not see open (`assumeConnection`).
+    mutating func connectionOpened(handle: UInt16, peer: DeviceAddress, transport: LinkTransport? = nil) {
         tables.links[handle] = LinkKnowledge(peer: peer, cachedTypes: options.labels.types(for: peer))
         tables.peers[handle] = peer
-        statistics.links[LinkID(adapter: options.showsAdapter ? tablesAdapter : nil, handle: handle)] = peer.description
+        tables.transports[handle] = transport
+        let link = LinkID(adapter: options.showsAdapter ? tablesAdapter : nil, handle: handle)
+        statistics.links[link] = peer.description
+        statistics.transports[link] = transport
         _ = tables.reassembler.reset(handle: handle)
     }
 

@@ -16,7 +16,9 @@ enum DecodeCommand {
         Each line: index, seconds since the first packet, direction (< host→controller,
         > controller→host), type, connection handle, name, (opcode or code), summary.
         ACL data is reassembled per handle, and per channel on credit-based L2CAP channels;
-        ATT on EATT channels is decoded like ATT on CID 4. ATT values are shown decoded where
+        ATT on EATT channels is decoded like ATT on CID 4. On BR/EDR links the signaling
+        on CID 0x0001 is decoded and each channel followed with its PSM: ATT on PSM 0x001F
+        is decoded as on LE, other channels (SDP, RFCOMM, AVDTP, AVCTP…) named with their bytes. ATT values are shown decoded where
         a discovery in the same capture, or else the GATT cache, tells which characteristic a
         handle is. Linux monitor captures (btsnoop 2001, pcap 254) also show adapters, system
         notes and management traffic (= and @ lines) and name the adapter of every packet.

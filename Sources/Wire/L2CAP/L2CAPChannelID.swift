@@ -26,6 +26,9 @@ public struct L2CAPChannelID: RawRepresentable, Hashable, Sendable, Comparable {
 
     public var isLEDynamic: Bool { Self.leDynamicRange.contains(rawValue) }
 
+    /// An ACL-U link allocates its connection-oriented channels from 0x0040–0xFFFF.
+    public var isBREDRDynamic: Bool { rawValue >= 0x0040 }
+
     public var name: String {
         switch rawValue {
         case 0x0000: return "Null identifier"
@@ -36,8 +39,8 @@ public struct L2CAPChannelID: RawRepresentable, Hashable, Sendable, Comparable {
         case 0x0006: return "Security Manager Protocol"
         case 0x0007: return "BR/EDR Security Manager"
         case 0x0020...0x003E: return "Assigned Numbers"
-        case 0x0040...0x007F: return "Dynamically allocated"
-        default: return "Reserved"
+        // Above 0x007F: reserved on LE-U, dynamically allocated on ACL-U.
+        default: return "Dynamically allocated"
         }
     }
 

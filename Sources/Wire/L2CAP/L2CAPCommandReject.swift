@@ -51,3 +51,18 @@ public struct L2CAPCommandReject: Sendable, Hashable {
         writer.append(data)
     }
 }
+
+extension L2CAPCommandReject {
+    /// Reason and the data it implies; the same on both signaling channels.
+    func describeFields(into fields: inout FieldList) {
+        fields.add("Reason", reason.description)
+        if let mtu = actualMTU {
+            fields.add("Actual MTU", String(mtu))
+        } else if let cids = invalidCIDs {
+            fields.add("Local CID", L2CAPText.hex16(cids.local))
+            fields.add("Remote CID", L2CAPText.hex16(cids.remote))
+        } else if !data.isEmpty {
+            fields.add("Data", L2CAPText.bytes(data))
+        }
+    }
+}

@@ -20,3 +20,10 @@ public struct L2CAPDisconnectionParameters: WireCodable, Hashable {
         writer.u16(sourceCID.rawValue)
     }
 }
+
+extension L2CAPDisconnectionParameters {
+    func describeFields(into fields: inout FieldList) {
+        fields.add("Destination CID", L2CAPText.hex16(destinationCID.rawValue))
+        fields.add("Source CID", L2CAPText.hex16(sourceCID.rawValue))
+    }
+}

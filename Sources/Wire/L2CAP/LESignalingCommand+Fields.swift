@@ -38,18 +38,9 @@ extension LESignalingCommand: FieldDescribing {
         fields.add("Identifier", L2CAPText.hex8(identifier))
         switch self {
         case let .commandReject(_, reject):
-            fields.add("Reason", reject.reason.description)
-            if let mtu = reject.actualMTU {
-                fields.add("Actual MTU", String(mtu))
-            } else if let cids = reject.invalidCIDs {
-                fields.add("Local CID", L2CAPText.hex16(cids.local))
-                fields.add("Remote CID", L2CAPText.hex16(cids.remote))
-            } else if !reject.data.isEmpty {
-                fields.add("Data", L2CAPText.bytes(reject.data))
-            }
+            reject.describeFields(into: &fields)
         case let .disconnectionRequest(_, p), let .disconnectionResponse(_, p):
-            fields.add("Destination CID", L2CAPText.hex16(p.destinationCID.rawValue))
-            fields.add("Source CID", L2CAPText.hex16(p.sourceCID.rawValue))
+            p.describeFields(into: &fields)
         case let .connectionParameterUpdateRequest(_, p):
             fields.add("Interval Min", "\(p.intervalMin) (\(Self.milliseconds(Int(p.intervalMin) * 125, scale: 100)) ms)")
             fields.add("Interval Max", "\(p.intervalMax) (\(Self.milliseconds(Int(p.intervalMax) * 125, scale: 100)) ms)")

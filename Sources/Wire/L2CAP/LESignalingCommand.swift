@@ -69,65 +69,50 @@ public enum LESignalingCommand: Sendable, Hashable {
     /// Decodes one command and leaves any following bytes in `reader` (the BR/EDR signaling
     /// channel may pack several commands in one frame).
     public static func decode(from reader: inout ByteReader) throws(WireError) -> LESignalingCommand {
-        let code = L2CAPSignalingCode(try reader.u8("signaling Code"))
-        let identifier = try reader.u8("signaling Identifier")
-        let length = try reader.u16("signaling Length")
-        let data = try reader.bytes(Int(length), "signaling Data")
+        let (code, identifier, data) = try L2CAPSignalingFraming.read(&reader)
         switch code {
         case .commandReject:
             return .commandReject(identifier: identifier, try L2CAPCommandReject(data: data))
         case .disconnectionRequest:
-            return .disconnectionRequest(identifier: identifier, try exact(data, code))
+            return .disconnectionRequest(identifier: identifier, try L2CAPSignalingFraming.exact(data, code))
         case .disconnectionResponse:
-            return .disconnectionResponse(identifier: identifier, try exact(data, code))
+            return .disconnectionResponse(identifier: identifier, try L2CAPSignalingFraming.exact(data, code))
         case .connectionParameterUpdateRequest:
-            return .connectionParameterUpdateRequest(identifier: identifier, try exact(data, code))
+            return .connectionParameterUpdateRequest(identifier: identifier, try L2CAPSignalingFraming.exact(data, code))
         case .connectionParameterUpdateResponse:
             var r = ByteReader(data)
             let result = L2CAPConnectionParameterUpdateResult(try r.u16("Result"))
-            try expectEnd(r, code)
+            try L2CAPSignalingFraming.expectEnd(r, code)
             return .connectionParameterUpdateResponse(identifier: identifier, result: result)
         case .leCreditBasedConnectionRequest:
-            return .leCreditBasedConnectionRequest(identifier: identifier, try exact(data, code))
+            return .leCreditBasedConnectionRequest(identifier: identifier, try L2CAPSignalingFraming.exact(data, code))
         case .leCreditBasedConnectionResponse:
-            return .leCreditBasedConnectionResponse(identifier: identifier, try exact(data, code))
+            return .leCreditBasedConnectionResponse(identifier: identifier, try L2CAPSignalingFraming.exact(data, code))
         case .flowControlCreditInd:
-            return .flowControlCreditInd(identifier: identifier, try exact(data, code))
+            return .flowControlCreditInd(identifier: identifier, try L2CAPSignalingFraming.exact(data, code))
         case .creditBasedConnectionRequest:
-            return .creditBasedConnectionRequest(identifier: identifier, try exact(data, code))
+            return .creditBasedConnectionRequest(identifier: identifier, try L2CAPSignalingFraming.exact(data, code))
         case .creditBasedConnectionResponse:
-            return .creditBasedConnectionResponse(identifier: identifier, try exact(data, code))
+            return .creditBasedConnectionResponse(identifier: identifier, try L2CAPSignalingFraming.exact(data, code))
         case .creditBasedReconfigureRequest:
-            return .creditBasedReconfigureRequest(identifier: identifier, try exact(data, code))
+            return .creditBasedReconfigureRequest(identifier: identifier, try L2CAPSignalingFraming.exact(data, code))
         case .creditBasedReconfigureResponse:
             var r = ByteReader(data)
             let result = L2CAPCreditBasedReconfigureResult(try r.u16("Result"))
-            try expectEnd(r, code)
+            try L2CAPSignalingFraming.expectEnd(r, code)
             return .creditBasedReconfigureResponse(identifier: identifier, result: result)
         default:
             return .unknown(code: code, identifier: identifier, data: data)
         }
     }
 
-    private static func exact<T: WireCodable>(_ data: ArraySlice<UInt8>, _ code: L2CAPSignalingCode) throws(WireError) -> T {
-        var r = ByteReader(data)
-        let value = try T(decoding: &r)
-        try expectEnd(r, code)
-        return value
-    }
-
-    private static func expectEnd(_ r: ByteReader, _ code: L2CAPSignalingCode) throws(WireError) {
-        if !r.isAtEnd {
-            throw WireError.malformed("\(code.name): \(r.count) byte(s) beyond its fixed size")
+    public func encode(into writer: inout ByteWriter) {
+        L2CAPSignalingFraming.encode(code: code, identifier: identifier, into: &writer) { writer in
+            encodeData(into: &writer)
         }
     }
 
-    public func encode(into writer: inout ByteWriter) {
-        writer.u8(code.rawValue)
-        writer.u8(identifier)
-        let lengthAt = writer.count
-        writer.u16(0)
-        let start = writer.count
+    private func encodeData(into writer: inout ByteWriter) {
         switch self {
         case let .commandReject(_, reject): reject.encode(into: &writer)
         case let .disconnectionRequest(_, p), let .disconnectionResponse(_, p): p.encode(into: &writer)
@@ -142,7 +127,6 @@ public enum LESignalingCommand: Sendable, Hashable {
         case let .creditBasedReconfigureResponse(_, result): writer.u16(result.rawValue)
         case let .unknown(_, _, data): writer.append(data)
         }
-        writer.patchU16(at: lengthAt, UInt16(clamping: writer.count - start))
     }
 
     public var encoded: [UInt8] {

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
-import sys
 
 from bumble import att, gatt, hci, l2cap
 from bumble.controller import Controller
@@ -34,6 +32,8 @@ from bumble.host import Host
 from bumble.link import LocalLink
 from bumble.snoop import BtSnooper
 from bumble.transport.common import AsyncPipeSink
+
+from .recording import run, write_result
 
 CENTRAL = 'F0:00:00:00:00:01'
 PERIPHERAL = 'F1:00:00:00:00:02'
@@ -156,15 +156,8 @@ async def main(path: str, sidecar: str | None) -> None:
         'plain_sdus_received': [len(s) for s in received],
         'att_pdus': {k: dict(sorted(v.items())) for k, v in sorted(counter.counts.items())},
     }
-    print(json.dumps(result), file=sys.stderr)
-    if sidecar:
-        with open(sidecar, 'w') as f:
-            json.dump(result, f, indent=1, sort_keys=True)
-            f.write('\n')
+    write_result(result, sidecar)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) not in (2, 3):
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    asyncio.run(main(sys.argv[1], sys.argv[2] if len(sys.argv) == 3 else None))
+    run(main, __doc__)
