@@ -12,7 +12,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     var info: ControllerInfo?
     var scans: [UInt64: AsyncStream<Advertisement>.Continuation] = [:]
     var nextScanToken: UInt64 = 0
-    var connects: [LinkID: CheckedContinuation<ConnectionInfo, any Error>] = [:]
+    var connects: [LinkID: CheckedContinuation<(LinkID, ConnectionInfo), any Error>] = [:]
     var connections: [LinkID: ConnectionInfo] = [:]
     var disconnects: [LinkID: [CheckedContinuation<Void, Never>]] = [:]
     /// When a waiting `disconnect()` gives up on the controller's Disconnection Complete.
@@ -24,6 +24,8 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     var warnings: [HostWarning] = []
     /// rtstack's user during pairing; nil refuses every prompt at once.
     var agent: (any PairingAgent)?
+    /// The agent's answers being awaited, one task per link with a prompt.
+    var prompts = PairingPromptTasks()
     /// `Peripheral.secure` calls waiting for their link's encryption.
     var secures: [LinkID: PendingSecure] = [:]
     var closed = false
@@ -58,7 +60,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             connections[link] = info
         case .linkState(let link, let state):
             if state == .ready, let c = connects.removeValue(forKey: link), let info = connections[link] {
-                c.resume(returning: info)
+                c.resume(returning: (link, info))
             }
         case .connectFailed(let link, let error, let willRetry):
             if !willRetry, let c = connects.removeValue(forKey: link) { c.resume(throwing: CentralError.host(error)) }
@@ -68,6 +70,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                 c.resume(throwing: CentralError.host(.disconnected(reason)))
             }
             secures.removeValue(forKey: link)?.continuation.resume(throwing: CentralError.host(.disconnected(reason)))
+            prompts.cancel(link)
             if !willReconnect {
                 connections[link] = nil
                 for c in disconnects.removeValue(forKey: link) ?? [] { c.resume() }
@@ -114,10 +117,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                 return
             }
             let peer = connections[link]?.peer ?? DeviceAddress(.zero, type: .publicDevice)
-            Task {
-                guard let answer = await agent.answer(prompt, for: peer) else { return }
-                _ = loop.submit { driver in driver.run { driver.host.answerPairing(link, answer, at: driver.currentTime) } }
-            }
+            prompts.ask(agent, prompt, peer: peer, link: link, loop: loop)
         case .paired(let result):
             secures[link]?.pairing = result
         case .encrypted(let level, let keySize, let withBond):
@@ -196,6 +196,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     /// reason the adapter is unusable (`Central.failure`).
     private func failAll(_ e: CentralError, record: Bool) {
         if record { failure.withLock { if $0 == nil { $0 = e } } }
+        prompts.cancelAll()
         for c in connects.values { c.resume(throwing: e) }
         connects = [:]
         for c in operations.values { c.resume(throwing: e) }
