@@ -452,21 +452,17 @@ extension BlueZClientCaseTests {
         #expect(h.server.scriptLeft == 0)
     }
 
-    // /TP/GAW/CL/BV-02-C/seclevel: on an encrypted link BlueZ quietly sends a Write Command
-    // (52 07 00 01 02 03) instead; rtstack refuses the signed write and sends nothing, so the
-    // caller chooses (Vol 3, Part C, §10.4.2 says to use Write Without Response there).
-    @Test func bluezGAWCLBV02CSeclevelIsRefused() {
+    // /TP/GAW/CL/BV-02-C/seclevel: on an encrypted link the signed write goes as a Write
+    // Command, 52 07 00 01 02 03, as BlueZ sends it (Vol 3, Part G, §4.9.2).
+    @Test func bluezGAWCLBV02CSeclevel() {
         let c = Case(id: "/TP/GAW/CL/BV-02-C/seclevel", operation: .signedWrite(ATTSignedWrite(
             handle: 0x0007, value: Self.data1[...], authenticationSignature: Self.bytes("00000000 311f0acd 1c3a5b0a")[...])),
-                     pdus: [], outcome: .done)
+                     pdus: [("52 0700 010203", nil)], outcome: .done)
         let h = Self.client(c)
         h.session.linkEncrypted = true
         let id = h.perform(c.operation)
-        guard case .invalidState? = h.error(id) else {
-            Issue.record("expected a refusal, got \(String(describing: h.result(id)))")
-            return
-        }
-        #expect(h.server.received.count == 1, "only the MTU exchange: \(h.server.received)")
+        #expect(Self.mismatch(h.result(id), c.outcome) == nil)
+        #expect(h.server.scriptLeft == 0, "the Write Command BlueZ sends: \(h.server.received)")
     }
 
     // /robustness/unkown-request and /robustness/unkown-command are server cases, but the

@@ -229,7 +229,7 @@ public final class GatewayController {
             // security error starts is reported (never the keys), and a prompt goes unanswered.
             let who = linkOwners[index]?[link]?.id ?? a.name
             switch event {
-            case .failed(let failure): note(.warning, "\(who): security: \(failure)")
+            case .failed(let failure): note(.warning, "\(who): security: \(failure.explanation)")
             case .prompt: note(.warning, "\(who): pairing wants user input; the gateway does not pair interactively")
             case .encrypted(_, let keySize, let withBond): note(.info, "\(who): link encrypted (\(keySize)-octet key\(withBond ? ", bonded" : ""))")
             case .pairingStarted, .paired, .bondStored, .bondRemoved: break

@@ -51,9 +51,11 @@ final class GATTClient {
     var requestsSent: Int { bearer.requestsSent }
     /// False once the bearer timed out or the link went down: every new operation fails at once.
     var isBearerOpen: Bool { bearer.isOpen }
-    /// The link is encrypted (set by whoever learns of Encryption Change): signed writes are
-    /// refused then (Vol 3, Part C, §10.4.2).
+    /// The link is encrypted (set by whoever learns of Encryption Change): a signed write goes
+    /// as Write Without Response then (Vol 3, Part G, §4.9.2).
     var linkEncrypted = false
+    /// The notice that signed writes go unsigned on this encrypted link was given.
+    private var unsignedWriteNoticed = false
 
     unowned let output: GATTClientOutput
     var bearer = ATTBearer()
@@ -319,9 +321,18 @@ final class GATTClient {
             return .success(WriteProcedure(handle: handle, value: value, withoutResponse: true))
         case let .writeLong(handle, value):
             return .success(LongWriteProcedure(handle: handle, value: value))
+        case let .signedWrite(write) where linkEncrypted:
+            // Vol 3, Part G, §4.9.2: on a link already encrypted a Write Without Response
+            // *shall* be used instead (the link authenticates the peer); BlueZ's client does the
+            // same (unit/test-gatt.c, /TP/GAW/CL/BV-02-C/seclevel). Said once per link.
+            if !unsignedWriteNoticed {
+                unsignedWriteNoticed = true
+                warn("the link is encrypted, so signed writes go as Write Without Response (Core Spec v5.4 Vol 3, Part G, §4.9.2)")
+            }
+            return .success(WriteProcedure(handle: write.handle, value: Array(write.value), withoutResponse: true))
         case .findIncludedServices, .discoverCharacteristics, .discoverDescriptors, .readMultiple, .readMultipleVariable,
              .reliableWrite, .signedWrite:
-            return operation.standaloneProcedure(linkEncrypted: linkEncrypted).mapError { Immediate(result: .failure($0)) }
+            return operation.standaloneProcedure().mapError { Immediate(result: .failure($0)) }
         case let .subscribe(valueHandle, mode):
             let characteristic: GATTCharacteristic
             switch knownCharacteristic(valueHandle) {

@@ -4,7 +4,7 @@ extension GATTOperation {
     /// The procedure of an operation that needs nothing of the client's own bookkeeping (the
     /// sub-procedures over a handle range, the multiple reads, reliable and signed writes), or
     /// why it cannot run. `GATTClient` builds the others itself (MTU, subscriptions, plan).
-    func standaloneProcedure(linkEncrypted: Bool) -> Result<GATTProcedure, HostError> {
+    func standaloneProcedure() -> Result<GATTProcedure, HostError> {
         switch self {
         case let .findIncludedServices(range):
             return Self.checked(range, "Find Included Services").map { FindIncludedServicesProcedure(range: $0) }
@@ -19,7 +19,7 @@ extension GATTOperation {
         case let .reliableWrite(writes):
             return .success(ReliableWriteProcedure(writes: writes))
         case let .signedWrite(write):
-            return .success(SignedWriteProcedure(write: write, linkEncrypted: linkEncrypted))
+            return .success(SignedWriteProcedure(write: write))
         case .exchangeMTU, .discoverAll, .discoverPrimaryServices, .read, .readLong, .readByType, .write,
              .writeWithoutResponse, .writeLong, .subscribe, .unsubscribe:
             return .failure(.invalidState("\(self) is built by the GATT client"))

@@ -116,9 +116,9 @@ struct CommandQueue: Sendable {
     }
 
     var nextDeadline: HostTime? {
-        var d: HostTime?
-        for c in inFlight { d = min(d ?? c.deadline, c.deadline) }
-        return d
+        var d = EarliestDeadline()
+        for c in inFlight { d.consider(c.deadline) }
+        return d.time
     }
 
     /// Removes and returns the in-flight commands whose time is up. Their answers are taken as

@@ -157,8 +157,7 @@ extension HCIHost {
             deliver(.controllerReady(info))
             setUpResolvingList()
             privateAddress?.started(at: now)
-            reconcileScanner(at: now)
-            pumpInitiator(at: now)
+            runSchedule(at: now)
         case let .failed(error):
             phase = .failed
             deliver(.controllerFailed(error))

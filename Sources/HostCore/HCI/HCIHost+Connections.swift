@@ -1,36 +1,7 @@
 import Wire
 
 extension HCIHost {
-    // MARK: The initiator
-
-    /// Starts the next queued connection when the controller is free for it: ready, no LE
-    /// Create Connection pending, and the scan stopped first when the controller cannot scan
-    /// and initiate at once. With nothing left to connect, the scan the application wants
-    /// comes back (`scanTarget` follows the initiator).
-    func pumpInitiator(at now: HostTime) {
-        guard phase == .ready, initiator.pending == nil else { return }
-        // A new own address goes to the controller before any create (HCIHost+OwnAddress).
-        if rotatesOwnAddress(at: now) { return }
-        // Stops a scan that must yield to a queued link, or resumes one no attempt needs to wait for.
-        reconcileScanner(at: now)
-        guard !initiator.queue.isEmpty else { return }
-        if !scanner.isQuiet, !controllerScansWhileInitiating(active: scanner.current?.active ?? true) {
-            // The create goes out once the scan disable has been answered.
-            return
-        }
-        guard let id = initiator.popNext(), let record = linkTable.record(id) else { return }
-        if waitsForAddress(id, record, at: now) {
-            pumpInitiator(at: now)
-            return
-        }
-        // A bonded peer's identity goes to the controller as an identity address, or to the
-        // RPA it advertised with (HCIHost+Privacy).
-        let peer = connectionTarget(record.peer)
-        initiator.pending = Initiator.Attempt(link: id, peer: peer, phase: .awaitingStatus, deadline: nil,
-                                              cancelOnStatus: nil)
-        linkTable.attemptStarted(id, at: now)
-        sendCreateConnection(to: peer, link: id)
-    }
+    // MARK: The initiator (what goes to the controller when: HCIHost+Schedule)
 
     var ownAddressType: LEOwnAddressType {
         (controllerInfo?.ownAddress.type.isRandom ?? false) ? .randomDevice : .publicDevice
@@ -54,7 +25,7 @@ extension HCIHost {
             && bitmap.supports(HCIOpcode.leExtendedCreateConnection) == true
     }
 
-    private func sendCreateConnection(to peer: DeviceAddress, link id: LinkID) {
+    func sendCreateConnection(to peer: DeviceAddress, link id: LinkID) {
         let p = configuration.connectionParameters
         if usesExtendedCommands(preferred: configuration.scan.preferExtended) {
             let phy = LEExtendedCreateConnection.PHYParameters(
@@ -103,20 +74,20 @@ extension HCIHost {
         }
         initiator.pending = nil
         guard attempt.link != nil else {
-            pumpInitiator(at: now)
+            runSchedule(at: now)
             return
         }
         if attempt.cancelOnStatus == .user {
             linkTable.attemptCancelled(id, at: now)
         } else if status == .commandDisallowed, !scanner.isQuiet, !initiator.scanConflictLearned {
-            // This controller cannot initiate while scanning: the scan stops (`scanTarget`)
+            // This controller cannot initiate while scanning: the scan stops (`ControllerSchedule`)
             // and the create goes again once it has. For the link table the attempt goes on.
             initiator.scanConflictLearned = true
             initiator.enqueue(id, atFront: true)
         } else {
             linkTable.attemptFailed(id, error: .commandFailed(opcode, status), at: now)
         }
-        pumpInitiator(at: now)
+        runSchedule(at: now)
     }
 
     /// Connect timeout (→ LE Create Connection Cancel) and the cancel guard (a controller that
@@ -146,7 +117,7 @@ extension HCIHost {
                 case .user: linkTable.attemptCancelled(id, at: now)
                 }
             }
-            pumpInitiator(at: now)
+            runSchedule(at: now)
         case .awaitingStatus:
             attempt.deadline = nil
             initiator.pending = attempt
@@ -184,7 +155,7 @@ extension HCIHost {
                     }
                 }
             }
-            pumpInitiator(at: now)
+            runSchedule(at: now)
             return
         }
 
@@ -238,7 +209,7 @@ extension HCIHost {
         if userGaveUp {
             dropStray(handle)
             linkTable.attemptCancelled(id, at: now)
-            pumpInitiator(at: now)
+            runSchedule(at: now)
             return
         }
         let info = ConnectionInfo(handle: handle, peer: e.peer, interval: e.connectionInterval,
@@ -259,7 +230,7 @@ extension HCIHost {
             acl.close(handle)
             dropStray(handle)
         }
-        pumpInitiator(at: now)
+        runSchedule(at: now)
     }
 
     private func dropStray(_ handle: UInt16) {
@@ -295,7 +266,7 @@ extension HCIHost {
         if initiator.remove(id) { return }
         if awaitingAddress.removeValue(forKey: id) != nil {
             linkTable.attemptCancelled(id, at: now)
-            reconcileScanner(at: now)
+            runSchedule(at: now)
             return
         }
         guard var attempt = initiator.pending, attempt.link == id else { return }
@@ -305,7 +276,7 @@ extension HCIHost {
                 // Never sent: nothing to cancel at the controller.
                 initiator.pending = nil
                 linkTable.attemptCancelled(id, at: now)
-                pumpInitiator(at: now)
+                runSchedule(at: now)
             } else {
                 attempt.cancelOnStatus = .user
                 initiator.pending = attempt

@@ -3,24 +3,20 @@ import Wire
 /// Rotation of rtstack's own resolvable private address (Docs/security.md, "Own address:
 /// resolvable private"). LE Set Random Address is disallowed while scanning or initiating
 /// (Core Spec v5.4 Vol 4, Part E, §7.8.4), so a due rotation waits for a pending LE Create
-/// Connection to end, holds back the next one, pauses the scan (`scanTarget`), sets the
+/// Connection to end, holds back the next one, pauses the scan (`ControllerSchedule`), sets the
 /// address, and lets both go on. Links already up keep the address they connected with: the
 /// controller does not change it, and their security was given it at connection time.
 extension HCIHost {
-    /// Called by `pumpInitiator` with no create pending; true while a rotation holds the
-    /// initiator (the scan is being stopped, or the address being set).
-    func rotatesOwnAddress(at now: HostTime) -> Bool {
-        guard privateAddress?.phase == .due else { return privateAddress?.isRotating ?? false }
-        reconcileScanner(at: now)
-        guard scanner.isQuiet else { return true }
+    /// LE Set Random Address with a fresh address, once the schedule has the controller quiet
+    /// for it (no scan, no create pending).
+    func setNewOwnAddress(at now: HostTime) {
         guard let address = privateAddress?.makeAddress() else {
             warn("no new resolvable private address: the random source gave only forbidden values; keeping the current one")
             privateAddress?.started(at: now)
-            return false
+            return
         }
         privateAddress?.sending(address)
         send(LESetRandomAddress(randomAddress: address), purpose: .ownAddress)
-        return true
     }
 
     /// Answer of LE Set Random Address: on success new scans and connections use the new
@@ -32,7 +28,6 @@ extension HCIHost {
         } else {
             warn("LE Set Random Address \(address) failed: \(status); keeping the current address until the next rotation")
         }
-        reconcileScanner(at: now)
-        pumpInitiator(at: now)
+        runSchedule(at: now)
     }
 }

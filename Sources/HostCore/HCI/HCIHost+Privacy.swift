@@ -82,7 +82,7 @@ extension HCIHost {
         else { return false }
         awaitingAddress[id] = now &+ record.plan.connectTimeout
         linkTable.attemptStarted(id, at: now)
-        reconcileScanner(at: now)
+        // The schedule, which asked for this attempt, goes on: it now scans for the peer.
         return true
     }
 
@@ -95,7 +95,7 @@ extension HCIHost {
             awaitingAddress[id] = nil
             initiator.enqueue(id, atFront: true)
         }
-        pumpInitiator(at: now)
+        runSchedule(at: now)
     }
 
     /// Links that waited for their peer's address until their connect timeout.

@@ -1,33 +1,6 @@
 import Wire
 
 extension HCIHost {
-    /// Sends the next scan command towards the scan the controller should run now (nothing
-    /// before the controller is ready, nothing while one is under way or a retry waits).
-    func reconcileScanner(at now: HostTime) {
-        guard phase == .ready else { return }
-        switch scanner.nextAction(target: scanTarget, at: now) {
-        case .none, .enable:
-            break
-        case let .setParameters(c):
-            sendScanParameters(c)
-        case .disable:
-            sendScanEnable(false, filterDuplicates: false)
-        }
-    }
-
-    /// The scan the controller should run now: the application's wish, unless a connection
-    /// attempt is pending or queued on a controller that cannot scan while initiating
-    /// (Docs/host-core.md, "Controller states"). Then the scan waits, and comes back by itself
-    /// once the initiator is idle.
-    var scanTarget: ScanConfiguration? {
-        // Links to a bonded identity wait for its current RPA: the host scans for it itself.
-        guard let wanted = scanner.wanted ?? (awaitingAddress.isEmpty ? nil : configuration.scan) else { return nil }
-        // LE Set Random Address is disallowed while scanning (§7.8.4): the scan pauses for it.
-        if privateAddress?.isRotating == true, initiator.pending == nil { return nil }
-        guard initiator.pending != nil || !initiator.queue.isEmpty else { return wanted }
-        return controllerScansWhileInitiating(active: wanted.active) ? wanted : nil
-    }
-
     /// Whether the controller takes scan commands while an LE Create Connection is pending:
     /// its LE Supported States (Vol 4, Part E, §7.8.27, "Active/Passive Scanning and
     /// Initiating") say so, and it has not refused one yet (a refusal teaches the host
@@ -39,7 +12,7 @@ extension HCIHost {
         return states.contains(active ? .activeScanningAndInitiating : .passiveScanningAndInitiating)
     }
 
-    private func sendScanParameters(_ c: ScanConfiguration) {
+    func sendScanParameters(_ c: ScanConfiguration) {
         let type: LEScanType = c.active ? .active : .passive
         if usesExtendedCommands(preferred: c.preferExtended) {
             let phy = LESetExtendedScanParameters.PHYParameters(phy: .le1M, scanType: type,
@@ -54,7 +27,7 @@ extension HCIHost {
         }
     }
 
-    private func sendScanEnable(_ on: Bool, filterDuplicates: Bool) {
+    func sendScanEnable(_ on: Bool, filterDuplicates: Bool) {
         if initiator.usesExtendedCommands == true {
             send(LESetExtendedScanEnable(enable: on, filterDuplicates: filterDuplicates ? .enabled : .disabled),
                  purpose: .scanEnable(on))
@@ -65,12 +38,8 @@ extension HCIHost {
 
     func scanParametersAnswered(status: HCIStatus, opcode: HCIOpcode, at now: HostTime) {
         if !status.isSuccess { scanRefused(opcode: opcode, status: status, at: now) }
-        if case let .enable(c) = scanner.parametersAnswered(success: status.isSuccess, target: scanTarget) {
-            sendScanEnable(true, filterDuplicates: c.filterDuplicates)
-        } else {
-            reconcileScanner(at: now)
-            pumpInitiator(at: now)
-        }
+        scanner.parametersAnswered(success: status.isSuccess)
+        runSchedule(at: now)
     }
 
     func scanEnableAnswered(on: Bool, status: HCIStatus, opcode: HCIOpcode, at now: HostTime) {
@@ -85,8 +54,7 @@ extension HCIHost {
             scanner.disableAnswered()
             deliver(.scanning(false))
         }
-        reconcileScanner(at: now)
-        pumpInitiator(at: now)
+        runSchedule(at: now)
     }
 
     /// A scan command the controller refused. The application's wish stays: Command Disallowed

@@ -102,7 +102,7 @@ extension HCIHost {
             warn("encryption event for handle \(Hex.number(handle, width: 4)), which has no link, ignored")
             return
         }
-        // Signed writes are refused on an encrypted link (Vol 3, Part C, §10.4.2).
+        // Signed writes go unsigned on an encrypted link (Vol 3, Part G, §4.9.2).
         if status.isSuccess { c.client.linkEncrypted = enabled }
         guard status.isSuccess else {
             c.security?.encryptionFailed(status, context: &securityContext, at: now)
@@ -117,8 +117,10 @@ extension HCIHost {
         if let size = keySize {
             c.security?.encryptionChanged(keySize: size, context: &securityContext, at: now)
         } else if controllerSupports(ReadEncryptionKeySize.opcode) {
+            // The pairing takes the peer's keys from now on: they may come before this
+            // command's Command Complete.
+            c.security?.encryptionChanged(keySize: nil, context: &securityContext, at: now)
             send(ReadEncryptionKeySize(connectionHandle: handle), purpose: .readEncryptionKeySize(c.link))
-            return
         } else {
             let size = c.security?.expectedKeySize ?? 16
             c.security?.encryptionChanged(keySize: size, context: &securityContext, at: now)
@@ -142,7 +144,7 @@ extension HCIHost {
         } else {
             warn("Read Encryption Key Size failed (\(answer.status)); taking the key's own size, \(size)")
         }
-        c.security?.encryptionChanged(keySize: size, context: &securityContext, at: now)
+        c.security?.encryptionKeySizeRead(size, context: &securityContext, at: now)
         serviceSecurity(c, at: now)
     }
 

@@ -120,14 +120,14 @@ public final class HCIHost: Host {
     /// The earliest time at which `advanceTime(to:)` has something to do; nil when nothing
     /// waits for time.
     public var nextDeadline: HostTime? {
-        var d = commands.nextDeadline
-        if let i = initiator.nextDeadline { d = min(d ?? i, i) }
-        if phase == .ready, let r = scanner.retryAt { d = min(d ?? r, r) }
-        if let l = linkTable.nextDeadline { d = min(d ?? l, l) }
-        if let s = securityDeadline { d = min(d ?? s, s) }
-        if let a = awaitingAddress.values.min() { d = min(d ?? a, a) }
-        if phase == .ready, let r = privateAddress?.nextDeadline { d = min(d ?? r, r) }
-        return d
+        var d = EarliestDeadline(commands.nextDeadline)
+        d.consider(initiator.nextDeadline)
+        if phase == .ready { d.consider(scanner.retryAt) }
+        d.consider(linkTable.nextDeadline)
+        d.consider(securityDeadline)
+        d.consider(awaitingAddress.values.min())
+        if phase == .ready { d.consider(privateAddress?.nextDeadline) }
+        return d.time
     }
 
     /// Fires everything due at `now`: command timeouts, connect timeouts, reconnect backoffs,
@@ -142,7 +142,7 @@ public final class HCIHost: Host {
         privateAddress?.advanceTime(to: now)
         linkTable.advanceTime(to: now)
         advanceSecurity(to: now)
-        reconcileScanner(at: now)
+        runSchedule(at: now)
         serviceLinks(at: now)
     }
 
@@ -153,12 +153,12 @@ public final class HCIHost: Host {
     public func startScan(_ scan: ScanConfiguration?, at now: HostTime) {
         clock = max(clock, now)
         scanner.want(scan ?? configuration.scan)
-        reconcileScanner(at: now)
+        runSchedule(at: now)
     }
 
     public func stopScan(at now: HostTime) {
         scanner.want(nil)
-        reconcileScanner(at: now)
+        runSchedule(at: now)
     }
 
     // MARK: State, for tests and the CLI
@@ -234,7 +234,7 @@ public final class HCIHost: Host {
                 raiseSecurity(id, after: error, at: now)
             }
         }
-        pumpInitiator(at: now)
+        runSchedule(at: now)
         while let (id, pdu) = linkTable.pollATT() {
             guard let c = connection(of: id) else {
                 warn("ATT PDU for \(id), which is not connected, dropped", pdu[...])

@@ -1,25 +1,20 @@
 import Wire
 
 /// Scanning: what the application wants (`wanted`), where the controller is (`phase`), and
-/// when a refused scan command is tried again (`retryAt`). The host works out the scan the
-/// controller should run *now* (the wish, unless a connection attempt needs a controller that
-/// cannot scan while initiating) and asks `nextAction(target:)` after every change; it sends
-/// what that says, one command at a time. The wish stays until the application withdraws it:
-/// a refused command is retried, never silently dropped (Docs/host-core.md, "Controller states").
+/// when a refused scan command is tried again (`retryAt`). Which scan command goes next — and
+/// whether one may go at all beside a connection attempt or an address rotation — is decided by
+/// `ControllerSchedule`; this records what was sent and answered. The wish stays until the
+/// application withdraws it: a refused command is retried, never silently dropped
+/// (Docs/host-core.md, "Controller states").
 struct Scanner: Sendable {
     enum Phase: Sendable, Equatable {
         case idle
         case settingParameters
+        /// The parameters were accepted; scanning is still disabled.
+        case parametersSet
         case enabling
         case scanning
         case disabling
-    }
-
-    enum Action: Sendable, Equatable {
-        case none
-        case setParameters(ScanConfiguration)
-        case enable(ScanConfiguration)
-        case disable
     }
 
     /// The first wait after a refusal that no controller state explains; doubled per refusal.
@@ -40,7 +35,7 @@ struct Scanner: Sendable {
     var refusalReported = false
 
     /// Nothing on the controller and nothing under way.
-    var isQuiet: Bool { phase == .idle }
+    var isQuiet: Bool { ControllerSchedule.isQuiet(phase) }
 
     var isScanning: Bool { phase == .scanning }
 
@@ -67,35 +62,29 @@ struct Scanner: Sendable {
         return false
     }
 
-    /// The next command that brings the controller towards `target`; none while a command is
-    /// under way or a retry waits.
-    mutating func nextAction(target: ScanConfiguration?, at now: HostTime) -> Action {
-        switch phase {
-        case .idle:
-            guard !isWaitingToRetry(at: now), let t = target else { return .none }
-            phase = .settingParameters
-            current = t
-            return .setParameters(t)
-        case .scanning:
-            if target == current { return .none }
-            phase = .disabling
-            return .disable
-        case .settingParameters, .enabling, .disabling:
-            return .none
-        }
+    mutating func parametersSent(_ scan: ScanConfiguration) {
+        phase = .settingParameters
+        current = scan
     }
 
-    /// Answer to the scan parameters command. On success the enable follows (or nothing, when
-    /// the target changed meanwhile).
-    mutating func parametersAnswered(success: Bool, target: ScanConfiguration?) -> Action {
-        guard phase == .settingParameters else { return .none }
-        guard success, let c = current, target == c else {
+    mutating func enableSent() {
+        phase = .enabling
+    }
+
+    mutating func disableSent() {
+        phase = .disabling
+    }
+
+    /// Answer to the scan parameters command; the schedule then enables the scan, or sets
+    /// other parameters when the target changed meanwhile.
+    mutating func parametersAnswered(success: Bool) {
+        guard phase == .settingParameters else { return }
+        if success {
+            phase = .parametersSet
+        } else {
             phase = .idle
             current = nil
-            return .none
         }
-        phase = .enabling
-        return .enable(c)
     }
 
     /// Answer to an enable; true when scanning started.

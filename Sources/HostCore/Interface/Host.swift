@@ -84,6 +84,12 @@ extension Host {
     /// The next event for the application, in order; nil when there is none.
     public func pollEvent() -> HostEvent? { linkTable.pollEvent() }
 
+    /// Whether `link` is encrypted now (Encryption Change on the HCI backend, the socket's
+    /// level on the kernel's): a signed write is sent as Write Without Response then.
+    public func isEncrypted(_ link: LinkID) -> Bool {
+        linkTable.record(link)?.phase.connection?.client.linkEncrypted == true
+    }
+
     public func state(of link: LinkID) -> LinkState? { linkTable.state(of: link) }
 
     public func startScan(at now: HostTime) { startScan(nil, at: now) }

@@ -56,7 +56,7 @@ extension KernelHost {
     func channelSecured(_ id: LinkID, _ level: KernelSecurityLevel?) {
         guard let k = level, let l = SecurityLevel(rawValue: Int(k.rawValue)) else { return }
         security.levels[id] = l
-        // Signed writes are refused on an encrypted link (Vol 3, Part C, §10.4.2).
+        // Signed writes go unsigned on an encrypted link (Vol 3, Part G, §4.9.2).
         linkTable.record(id)?.phase.connection?.client.linkEncrypted = l > .low
         if l > .low, let peer = linkTable.record(id)?.peer {
             deliver(.security(id, .encrypted(level: l, keySize: security.keys[peer]?.keySize ?? 16,

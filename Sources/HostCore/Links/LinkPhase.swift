@@ -65,6 +65,9 @@ enum LinkInput {
     case clientFailed(HostError)
     /// The link could not be secured as it must be.
     case securityFailed(HostError)
+    /// The GATT client moved on in its plan (the public state may change; `ready` restarts
+    /// the backoff count).
+    case clientProgressed
     case backoffExpired
 }
 

@@ -6,11 +6,12 @@ final class LinkRecord {
     let id: LinkID
     let peer: DeviceAddress
     var plan: LinkPlan
-    @exclusivity(unchecked) var phase: LinkPhase = .queued
+    /// A new record is `gone` until the table's `transition` takes it in (`connectRequested`).
+    @exclusivity(unchecked) var phase: LinkPhase = .gone
     /// Attempts and reconnections since the link was last `ready`: the backoff grows with it.
     var attempts = 0
     /// The public state last reported in `.linkState`, so a change is reported once.
-    var reported: LinkState = .queued
+    var reported: LinkState = .disconnected
 
     init(id: LinkID, peer: DeviceAddress, plan: LinkPlan) {
         self.id = id

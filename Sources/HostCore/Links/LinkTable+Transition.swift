@@ -73,7 +73,7 @@ extension LinkTable {
             record.phase = .up(c)
         case (_, .attemptStarted), (_, .attemptFailed), (_, .attemptCancelled), (_, .connected),
              (_, .connectionEnded), (_, .closeRefused):
-            warn("\(id): \(input.name) while \(record.phase.name), ignored")
+            impossible(record, input)
 
         // The GATT client
         case (.up(let c), .clientFailed(let error)):
@@ -88,6 +88,12 @@ extension LinkTable {
             request(.close(id))
         case (_, .securityFailed):
             break
+        case (.up, .clientProgressed), (.closing, .clientProgressed):
+            // A link that got as far as `ready` starts its backoff count from scratch.
+            if publicState(record) == .ready { record.attempts = 0 }
+            reportState(record)
+        case (_, .clientProgressed):
+            break
 
         // Time
         case (.backoff, .backoffExpired):
@@ -95,6 +101,16 @@ extension LinkTable {
         case (_, .backoffExpired):
             break
         }
+    }
+
+    /// An input the connector must never give in this phase: a bug in the connector, not
+    /// something a peer or a controller can cause (the connectors check those first). Debug
+    /// builds stop here so that tests find it; release builds count it, report it and go on.
+    private func impossible(_ record: LinkRecord, _ input: LinkInput) {
+        impossibleTransitions += 1
+        let text = "\(record.id): \(input.name) while \(record.phase.name), ignored (a connector bug; please report it)"
+        warn(text)
+        assertionFailure(text)
     }
 
     private func enterQueue(_ record: LinkRecord, urgent: Bool) {
@@ -149,6 +165,7 @@ extension LinkInput {
         case .closeRefused: return "close refused"
         case .clientFailed: return "GATT client failed"
         case .securityFailed: return "security failed"
+        case .clientProgressed: return "GATT client progressed"
         case .backoffExpired: return "backoff expired"
         }
     }

@@ -16,6 +16,9 @@ public final class LinkTable {
     var byID: [LinkID: LinkRecord] = [:]
     private var nextLinkNumber: UInt32 = 1
     private var nextOperationNumber: UInt64 = 1
+    /// Inputs a connector gave in a phase that cannot take them (each also a warning); always
+    /// 0 unless a connector has a bug (debug builds stop at the first).
+    public internal(set) var impossibleTransitions = 0
     /// Largest L2CAP payload a connection's reassembler accepts.
     let maximumPayload: Int
     /// The ATT_MTU a connection's client may use at most (the kernel's L2CAP MTUs), per link.
@@ -47,8 +50,7 @@ public final class LinkTable {
         let record = LinkRecord(id: id, peer: peer, plan: plan)
         list.append(record)
         byID[id] = record
-        events.append(.linkState(id, .queued))
-        request(.start(id, urgent: false))
+        transition(record, .connectRequested(plan), at: now)
         return id
     }
 
@@ -88,18 +90,18 @@ public final class LinkTable {
     // MARK: Time
 
     var nextDeadline: HostTime? {
-        var d: HostTime?
+        var d = EarliestDeadline()
         for record in list {
             switch record.phase {
             case let .backoff(until):
-                d = min(d ?? until, until)
+                d.consider(until)
             case let .up(c), let .closing(c, _):
-                if let cd = c.client.nextDeadline { d = min(d ?? cd, cd) }
+                d.consider(c.client.nextDeadline)
             default:
                 break
             }
         }
-        return d
+        return d.time
     }
 
     func advanceTime(to now: HostTime) {
@@ -218,13 +220,11 @@ public final class LinkTable {
         }
     }
 
-    /// Reports the public state when it changed; a link that reaches `ready` starts its backoff
-    /// count from scratch.
+    /// Reports the public state when it changed (called by `transition` only).
     func reportState(_ record: LinkRecord) {
         let state = publicState(record)
         guard state != record.reported else { return }
         record.reported = state
-        if state == .ready { record.attempts = 0 }
         events.append(.linkState(record.id, state))
     }
 }
@@ -244,7 +244,7 @@ extension LinkTable: GATTClientOutput {
     }
 
     func clientStateChanged(_ link: LinkID) {
-        if let record = byID[link] { reportState(record) }
+        if let record = byID[link] { transition(record, .clientProgressed, at: 0) }
     }
 
     func clientFailed(_ link: LinkID, error: HostError, at now: HostTime) {

@@ -167,11 +167,23 @@ struct LinkSecurity {
         drainPairing(&ctx, at: now)
     }
 
-    /// Encryption Change (or Key Refresh Complete) with success and the key size in use.
-    mutating func encryptionChanged(keySize size: UInt8, context ctx: inout SecurityContext, at now: HostTime) {
+    /// Encryption Change (or Key Refresh Complete) with success, with the key size in use when
+    /// the event carried it; nil while Read Encryption Key Size asks (`encryptionKeySizeRead`
+    /// follows). A pairing takes the peer's keys from now on, whatever is still pending.
+    mutating func encryptionChanged(keySize size: UInt8?, context ctx: inout SecurityContext, at now: HostTime) {
+        if case .pairing = work {
+            smp?.encryptionChanged(keySize: size, at: now)
+            drainPairing(&ctx, at: now)
+            return
+        }
+        if let size { encryptionKeySizeRead(size, context: &ctx, at: now) }
+    }
+
+    /// The key size the controller encrypted with, after `encryptionChanged(keySize: nil)`.
+    mutating func encryptionKeySizeRead(_ size: UInt8, context ctx: inout SecurityContext, at now: HostTime) {
         switch work {
         case .pairing:
-            smp?.encryptionChanged(keySize: size, at: now)
+            smp?.encryptionKeySizeRead(size, at: now)
             drainPairing(&ctx, at: now)
         case let .encrypting(key):
             work = .idle

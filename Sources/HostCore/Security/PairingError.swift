@@ -30,6 +30,9 @@ public enum PairingError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidParameters(String)
     /// A PDU the procedure does not expect now.
     case unexpectedPDU(SMPCode)
+    /// During key distribution, a key PDU out of the order of §3.6.1 (`expected` was due; nil
+    /// when every key agreed on had come) or of a key the peer did not agree to distribute.
+    case unexpectedKey(SMPCode, expected: SMPCode?, agreed: SMPKeyDistribution)
     /// The peer sent a command rtstack does not know or does not take as central.
     case commandNotSupported(SMPCode)
     /// No SMP PDU for 30 s (§3.4): no more pairing on this link.
@@ -54,7 +57,7 @@ public enum PairingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .passkeyEntryFailed: return .passkeyEntryFailed
         case .encryptionKeySize: return .encryptionKeySize
         case .oobNotAvailable: return .oobNotAvailable
-        case .unexpectedPDU, .encryptionFailed: return .unspecifiedReason
+        case .unexpectedPDU, .unexpectedKey, .encryptionFailed: return .unspecifiedReason
         case .commandNotSupported: return .commandNotSupported
         case .repeatedAttempts: return .repeatedAttempts
         }
@@ -75,6 +78,14 @@ public enum PairingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .oobNotAvailable: return "the peer expects out-of-band data rtstack does not have"
         case let .invalidParameters(why): return "invalid SMP PDU: \(why)"
         case let .unexpectedPDU(code): return "unexpected \(code.name) at this point of pairing"
+        case let .unexpectedKey(code, expected, agreed):
+            if let key = code.distributedKey, !agreed.contains(key) {
+                return "the peer sent \(code.name) (\(key.names)), a key the pairing did not agree on (the peer's keys: \(agreed.names)); a broken peer"
+            }
+            guard let expected else {
+                return "the peer sent \(code.name) again after all its keys (\(agreed.names)); a broken peer"
+            }
+            return "the peer sent \(code.name) while \(expected.name) was due (Vol 3, Part H, §3.6.1 orders the keys); a broken peer"
         case let .commandNotSupported(code): return "SMP command \(code) is not supported by a central"
         case .timeout: return "no SMP PDU for 30 s (SMP timeout); reconnect to pair again"
         case let .encryptionFailed(status): return "the controller could not encrypt the link: \(status)"

@@ -4,26 +4,41 @@ import Wire
 /// distributes its keys, in the order Encryption Information, Central Identification,
 /// Identity Information, Identity Address Information, Signing Information; then rtstack
 /// distributes its own.
+///
+/// Distribution starts at Encryption Change, not when the host knows the key size: a real
+/// peripheral sends its keys in the first connection events after encryption, and the
+/// Command Complete of HCI Read Encryption Key Size can come after them (a slow H4 UART, a
+/// busy controller). So the peer's keys are taken as they come, and only rtstack's own keys
+/// and the result wait for the key size to be checked: nothing of rtstack's goes out on a
+/// link whose key is too short.
 extension PairingInitiator {
     /// The controller reports the link encrypted (Encryption Change with status 0, or Key
-    /// Refresh Complete) and the key size from HCI Read Encryption Key Size. Outside a
-    /// pairing (re-encryption with a bond's LTK) it is not this procedure's business.
-    public mutating func encryptionChanged(keySize: UInt8, at now: HostTime) {
+    /// Refresh Complete). `keySize` is the one the event carried (Encryption Change v2), nil
+    /// while the host still asks (Read Encryption Key Size; then `encryptionKeySizeRead`).
+    /// Outside a pairing (re-encryption with a bond's LTK) it is not this procedure's business.
+    public mutating func encryptionChanged(keySize: UInt8?, at now: HostTime) {
         guard case let .awaitingEncryption(negotiation, key) = state else { return }
-        if keySize < negotiation.keySize || keySize < configuration.securityLevel.minimumKeySize {
-            return fail(.encryptionKeySize(keySize), at: now)
-        }
         let result = PairingResult(
             peerAddress: peerAddress, identityAddress: nil,
             longTermKey: negotiation.secureConnections && negotiation.bonding ? key : nil,
             identityResolvingKey: nil, peerSignatureKey: nil, localSignatureKey: nil,
             model: negotiation.model, secureConnections: negotiation.secureConnections,
             keySize: negotiation.keySize, bonded: negotiation.bonding)
-        let received = ReceivedKeys(result: result)
-        state = .distributingKeys(negotiation, received)
-        if nextResponderKey(negotiation, received) == nil {
-            distributeOwnKeys(negotiation, received, at: now)
+        state = .distributingKeys(negotiation, ReceivedKeys(result: result))
+        if let keySize { encryptionKeySizeRead(keySize, at: now) }
+    }
+
+    /// The key size the controller encrypted with (HCI Read Encryption Key Size), after
+    /// `encryptionChanged(keySize: nil)`; whatever keys the peer sent meanwhile are kept.
+    public mutating func encryptionKeySizeRead(_ keySize: UInt8, at now: HostTime) {
+        if case .awaitingEncryption = state { return encryptionChanged(keySize: keySize, at: now) }
+        guard case .distributingKeys(let negotiation, var received) = state, !received.keySizeChecked else { return }
+        if keySize < negotiation.keySize || keySize < configuration.securityLevel.minimumKeySize {
+            return fail(.encryptionKeySize(keySize), at: now)
         }
+        received.keySizeChecked = true
+        state = .distributingKeys(negotiation, received)
+        distributeOwnKeysWhenDone(negotiation, received, at: now)
     }
 
     /// Encryption Change with an error status while pairing waited for it.
@@ -49,7 +64,9 @@ extension PairingInitiator {
 
     mutating func keyReceived(_ pdu: SMPPDU, _ negotiation: PairingNegotiation, _ received: ReceivedKeys, at now: HostTime) {
         guard let expected = nextResponderKey(negotiation, received), pdu.code == expected else {
-            return unexpected(pdu, at: now)
+            guard pdu.code.distributedKey != nil else { return unexpected(pdu, at: now) }
+            return fail(.unexpectedKey(pdu.code, expected: nextResponderKey(negotiation, received),
+                                       agreed: negotiation.responderKeys), at: now)
         }
         var received = received
         switch pdu {
@@ -77,9 +94,15 @@ extension PairingInitiator {
             return unexpected(pdu, at: now)
         }
         state = .distributingKeys(negotiation, received)
-        if nextResponderKey(negotiation, received) == nil {
-            distributeOwnKeys(negotiation, received, at: now)
-        }
+        distributeOwnKeysWhenDone(negotiation, received, at: now)
+    }
+
+    /// rtstack's turn comes once the peer has sent every key it agreed to and the key size
+    /// is checked, in whichever order those two happen.
+    private mutating func distributeOwnKeysWhenDone(_ negotiation: PairingNegotiation, _ received: ReceivedKeys,
+                                                    at now: HostTime) {
+        guard received.keySizeChecked, nextResponderKey(negotiation, received) == nil else { return }
+        distributeOwnKeys(negotiation, received, at: now)
     }
 
     /// rtstack's keys, as negotiated, then done. It never offers EncKey (it is not a
@@ -102,5 +125,17 @@ extension PairingInitiator {
             result.localSignatureKey = nil
         }
         complete(result)
+    }
+}
+
+extension SMPCode {
+    /// The key distribution bit a key PDU belongs to (§3.6.1), nil for other commands.
+    var distributedKey: SMPKeyDistribution? {
+        switch self {
+        case .encryptionInformation, .centralIdentification: return .encryptionKey
+        case .identityInformation, .identityAddressInformation: return .identityKey
+        case .signingInformation: return .signingKey
+        default: return nil
+        }
     }
 }

@@ -8,7 +8,7 @@ import Wire
 ///                                 └─ SC ─► scAwaitingPublicKey ─► scAwaitingPasskey? ─► scAwaitingConfirm ⇄ scAwaitingRandom
 ///                                           (20 rounds for Passkey Entry) ─► scAwaitingNumberConfirmation? ─► scAwaitingDHKeyCheck ─┤
 ///   awaitingEncryption ◄──────────────────────────────────────────────────────────────────────────────────────────────────┘
-///        └─► distributingKeys ─► paired
+///        └─ Encryption Change ─► distributingKeys (peer's keys as they come; key size checked) ─► paired
 /// any state ─ Pairing Failed / bad PDU / timeout / user says no ─► failed
 /// ```
 enum PairingState: Sendable {
@@ -108,4 +108,7 @@ struct ReceivedKeys: Sendable {
     var irk: UInt128?
     var identity: SMPIdentityAddress?
     var csrk: UInt128?
+    /// The controller's key size is known and enough; until then rtstack keeps the peer's
+    /// keys but sends none of its own.
+    var keySizeChecked = false
 }

@@ -83,6 +83,9 @@ struct CentralCommand {
             return try await central.connect(to: address, plan: plan)
         } catch {
             console.err.line("rtstack: connecting to \(address): \(error)")
+            if case CentralError.host(let h) = error, let hint = SecurityAdvice.hint(for: h, security: options.securityOptions) {
+                console.err.line("  " + hint)
+            }
             throw Failure(code: .failure)
         }
     }
@@ -93,7 +96,9 @@ struct CentralCommand {
     }
 
     /// Turns an error thrown by a command body into its message and exit status.
-    static func report(_ error: any Error, console: Console) -> ExitCode {
+    /// `security`: how rtstack was run, for the advice on security errors (nil before the
+    /// options were read).
+    static func report(_ error: any Error, console: Console, security: SecurityOptions? = nil) -> ExitCode {
         switch error {
         case let f as Failure: return f.code
         case let u as UsageError:
@@ -101,7 +106,9 @@ struct CentralCommand {
             return .usage
         case let c as CentralError:
             console.err.line("rtstack: \(AdapterAdvice.text(for: c))")
-            if case .host(let h) = c, let hint = hint(for: h) { console.err.line("  " + hint) }
+            if case .host(let h) = c, let hint = hint(for: h) ?? SecurityAdvice.hint(for: h, security: security) {
+                console.err.line("  " + hint)
+            }
             switch c {
             case .adapter, .unavailable: return .adapter
             case .host(.adapter): return .adapter
@@ -148,7 +155,7 @@ func runCentralCommand(_ args: ParsedArguments, _ console: Console, prepare: (in
     do {
         code = try await body(cmd)
     } catch {
-        code = CentralCommand.report(error, console: console)
+        code = CentralCommand.report(error, console: console, security: cmd.options.securityOptions)
     }
     // Streams also end when the adapter is lost: that is no success, whatever the body made of it.
     if let failure = cmd.central.failure, code != .adapter {

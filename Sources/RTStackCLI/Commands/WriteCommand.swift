@@ -56,9 +56,15 @@ enum WriteCommand {
                 try await p.reliableWrite(handles.indices.map { (handles[$0], values[$0]) })
                 console.out.line("wrote \(values.map(\.count).reduce(0, +)) byte(s) to \(handles.map { Hex.number($0, width: 4) }.joined(separator: ", ")) together")
             } else if args.flag(.signed) {
-                try await p.signedWrite(handle: handles[0], value: values[0], bonds: FileBondStore(directory: cmd.options.state),
-                                        crypto: NettleCryptography())
-                console.out.line("sent a signed write of \(values[0].count) byte(s) to \(Hex.number(handles[0], width: 4))")
+                let outcome = try await p.signedWrite(handle: handles[0], value: values[0],
+                                                      bonds: FileBondStore(directory: cmd.options.state), crypto: NettleCryptography())
+                let target = Hex.number(handles[0], width: 4)
+                if outcome == .unsignedOnEncryptedLink {
+                    console.notice("the link is encrypted, so the write goes as Write Without Response instead of a signed write (Core Spec v5.4 Vol 3, Part G, §4.9.2)")
+                    console.out.line("wrote \(values[0].count) byte(s) to \(target) without response")
+                } else {
+                    console.out.line("sent a signed write of \(values[0].count) byte(s) to \(target)")
+                }
             } else {
                 try await p.write(handle: handles[0], value: values[0], withResponse: !args.flag(.noResponse))
                 console.out.line("wrote \(values[0].count) byte(s) to \(Hex.number(handles[0], width: 4))")

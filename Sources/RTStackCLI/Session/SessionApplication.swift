@@ -138,7 +138,7 @@ final class SessionApplication: HostApplication {
         case .bondRemoved(let address):
             output(.notice("the bond with \(address) was removed (the peer lost it)"))
         case .failed(let f):
-            output(.notice("security with \(peer): \(f)"))
+            output(.notice("security with \(peer): \(f.explanation)"))
         case .bondStored:
             break
         }

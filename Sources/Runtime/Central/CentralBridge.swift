@@ -28,6 +28,9 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     var prompts = PairingPromptTasks()
     /// `Peripheral.secure` calls waiting for their link's encryption.
     var secures: [LinkID: PendingSecure] = [:]
+    /// The last security failure of a link that a connect waits for: a link that must be secure
+    /// is closed after it, and the connect fails with it rather than with the disconnection.
+    var connectSecurityFailures: [LinkID: SecurityFailure] = [:]
     var closed = false
     /// Why the adapter stopped working under the application (transport lost, or the
     /// controller failed for good after a reset); read from any thread once streams end.
@@ -60,14 +63,21 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             connections[link] = info
         case .linkState(let link, let state):
             if state == .ready, let c = connects.removeValue(forKey: link), let info = connections[link] {
+                connectSecurityFailures[link] = nil
                 c.resume(returning: (link, info))
             }
         case .connectFailed(let link, let error, let willRetry):
-            if !willRetry, let c = connects.removeValue(forKey: link) { c.resume(throwing: CentralError.host(error)) }
+            if !willRetry, let c = connects.removeValue(forKey: link) {
+                connectSecurityFailures[link] = nil
+                c.resume(throwing: CentralError.host(error))
+            }
         case .disconnected(let link, let reason, let willReconnect):
             if let c = connects[link], !willReconnect {
                 connects[link] = nil
-                c.resume(throwing: CentralError.host(.disconnected(reason)))
+                let failure = connectSecurityFailures.removeValue(forKey: link)
+                c.resume(throwing: CentralError.host(failure.map { .security($0) } ?? .disconnected(reason)))
+            } else if willReconnect {
+                connectSecurityFailures[link] = nil
             }
             secures.removeValue(forKey: link)?.continuation.resume(throwing: CentralError.host(.disconnected(reason)))
             prompts.cancel(link)
@@ -128,6 +138,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             pending.continuation.resume(returning: LinkSecurityStatus(level: level, keySize: keySize, pairing: pending.pairing,
                                                                       paired: !withBond))
         case .failed(let failure):
+            if connects[link] != nil { connectSecurityFailures[link] = failure }
             secures.removeValue(forKey: link)?.continuation.resume(throwing: CentralError.host(.security(failure)))
         default:
             break

@@ -10,11 +10,18 @@ extension Peripheral {
     /// after (a peer drops a signed write whose counter is not above the last it accepted,
     /// Vol 3, Part H, §2.4.5). A refused write still uses up its counter; gaps are allowed.
     ///
+    /// On a link already encrypted a Write Without Response *shall* be used instead (§4.9.2):
+    /// then no bond is needed and no counter is used, and the outcome says so.
+    ///
     /// Throws when there is no bond, the bond has no CSRK of rtstack's (pair with SignKey in
-    /// the initiator key distribution), the counter is exhausted, or — from the host — when the
-    /// link is encrypted (write without response instead).
+    /// the initiator key distribution) or the counter is exhausted.
+    @discardableResult
     public func signedWrite(handle: UInt16, value: [UInt8], bonds: FileBondStore,
-                            crypto: some SecurityCryptography) async throws {
+                            crypto: some SecurityCryptography) async throws -> SignedWriteOutcome {
+        if await isEncrypted() {
+            try await write(handle: handle, value: value, withResponse: false)
+            return .unsignedOnEncryptedLink
+        }
         guard let peer = connection?.peer else {
             throw CentralError.host(.invalidState("the link's peer address is not known"))
         }
@@ -42,5 +49,23 @@ extension Peripheral {
         }
         let write = crypto.signedWrite(handle: handle, value: value, csrk: csrk, signCounter: counter)
         _ = try await perform(.signedWrite(write))
+        return .signed(signCounter: counter)
     }
+
+    /// Whether the host has the link encrypted now.
+    func isEncrypted() async -> Bool {
+        let link = self.link
+        return await withCheckedContinuation { c in
+            let ok = central.onLoop { driver, _ in c.resume(returning: driver.host.isEncrypted(link)) }
+            if !ok { c.resume(returning: false) }
+        }
+    }
+}
+
+/// How `Peripheral.signedWrite` sent its value.
+public enum SignedWriteOutcome: Sendable, Equatable {
+    /// As Signed Write Without Response with this SignCounter.
+    case signed(signCounter: UInt32)
+    /// As Write Without Response, the link being encrypted (Vol 3, Part G, §4.9.2).
+    case unsignedOnEncryptedLink
 }

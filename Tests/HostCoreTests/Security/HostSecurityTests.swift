@@ -79,18 +79,20 @@ import Wire
         #expect(world.problems.isEmpty, "\(world.problems)")
     }
 
-    @Test("once Encryption Change says the link is encrypted, a signed write is refused (Vol 3, Part C, §10.4.2)")
-    func signedWriteRefusedOnceEncrypted() throws {
+    @Test("once Encryption Change says the link is encrypted, a signed write goes as Write Without Response (Vol 3, Part G, §4.9.2)")
+    func signedWriteUnsignedOnceEncrypted() throws {
         let (world, p, _) = Self.world()
         let id = world.connect(p, plan: Self.reconnectingPlan(subscribe: false))
         world.host.secure(id, SecurityNeed(level: .medium), at: world.now)
         world.settle()
         let write = ATTSignedWrite(handle: Self.bodySensorLocation, value: [0x01], authenticationSignature: ArraySlice(1...12))
         let op = world.perform(.signedWrite(write), on: id)
-        guard case .failure(.invalidState)? = world.fake.result(op) else {
+        guard case .success(.done)? = world.fake.result(op) else {
             Issue.record("\(String(describing: world.fake.result(op)))")
             return
         }
+        #expect(p.server.received.last == [0x52, 0x11, 0x00, 0x01])
+        #expect(world.fake.hasWarning(containing: "signed writes go as Write Without Response"))
     }
 
     @Test("PIN or Key Missing on re-encryption: the bond is removed, the cache is not trusted, discovery runs, the link goes on unencrypted")

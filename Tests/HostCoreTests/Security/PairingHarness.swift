@@ -13,6 +13,12 @@ struct PairingHarness {
     var events: [PairingEvent] = []
     /// The key size the controller reports after encrypting.
     var controllerKeySize: UInt8?
+    /// The controller's key size comes after the peer's keys (a Read Encryption Key Size
+    /// answered late); false: with Encryption Change (v2).
+    var keySizeAfterKeys = false
+    /// The events and PDUs the initiator had before the key size came (with `keySizeAfterKeys`).
+    var sentBeforeKeySize: [SMPCode] = []
+    var stateBeforeKeySize = ""
     var encryptedWith: LinkEncryptionKey?
 
     static let initiatorAddress = DeviceAddress(BDAddress(string: "56:12:37:37:BF:CE")!, type: .publicDevice)
@@ -68,10 +74,18 @@ struct PairingHarness {
         switch event {
         case let .startEncryption(key):
             encryptedWith = key
-            initiator.encryptionChanged(keySize: controllerKeySize ?? key.keySize, at: now)
-            guard let request = responder.request else { return }
-            let keys = responder.features.responderKeyDistribution.intersection(request.responderKeyDistribution)
-            for pdu in responder.keysToDistribute(keys) { initiator.receive(pdu.encoded[...], at: now) }
+            let size = controllerKeySize ?? key.keySize
+            initiator.encryptionChanged(keySize: keySizeAfterKeys ? nil : size, at: now)
+            if let request = responder.request {
+                let keys = responder.features.responderKeyDistribution.intersection(request.responderKeyDistribution)
+                for pdu in responder.keysToDistribute(keys) { initiator.receive(pdu.encoded[...], at: now) }
+            }
+            guard keySizeAfterKeys else { return }
+            var early: [SMPCode] = []
+            while let pdu = initiator.pollTransmit() { sent.append(pdu); early.append(pdu.code) }
+            sentBeforeKeySize = early
+            stateBeforeKeySize = initiator.stateName
+            initiator.encryptionKeySizeRead(size, at: now)
         case let .displayPasskey(passkey):
             // The peer's user types what rtstack shows.
             responder.passkey = passkey

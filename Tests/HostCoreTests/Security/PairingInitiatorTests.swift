@@ -367,7 +367,9 @@ private let n1 = hx("d5cb8454 d177733e ffffb2ec 712baeab")
         #expect(encrypted)
         // Signing Information before the identity keys.
         p.receive(SMPPDU.signingInformation(signatureKey: 5), at: 3)
-        #expect(p.error == .unexpectedPDU(.signingInformation))
+        #expect(p.error == .unexpectedKey(.signingInformation, expected: .identityInformation, agreed: [.identityKey, .signingKey]))
+        #expect(p.pollTransmit() == .pairingFailed(reason: .unspecifiedReason))
+        #expect("\(p.error!)".contains("Signing Information while Identity Information was due"))
     }
 
     @Test func rtstackDistributesItsIdentityAndSigningKey() throws {

@@ -75,6 +75,8 @@ struct ScriptedResponder {
                                                         secureConnections: secureConnections, mitmRequested: mitm) { return true }
         return false
     }
+    /// Legacy TK: the passkey in Passkey Entry, 0 in Just Works (Vol 3, Part H, §2.3.5.2).
+    var legacyTK: UInt128 { isPasskey ? UInt128(passkey) : 0 }
     func nonce(_ i: Int) -> UInt128 { nonces[min(i, nonces.count - 1)] }
     var publicKey: SMPPublicKey {
         misbehaviour == .debugKey ? P256KeyPair.debug.publicKey : crypto.publicKey(of: privateKey)!
@@ -137,7 +139,7 @@ struct ScriptedResponder {
                 return [.pairingRandom(randomValue: nonce(0))]
             }
             record(legacyConfirm(random: value) == mconfirm, "Mconfirm")
-            stk = crypto.s1(k: UInt128(passkey), r1: nonce(0), r2: value)
+            stk = crypto.s1(k: legacyTK, r1: nonce(0), r2: value)
             return [.pairingRandom(randomValue: nonce(0))]
         case let .pairingDHKeyCheck(ea):
             let a = initiatorAddress.smpAddressOctets, b = address.smpAddressOctets
@@ -170,7 +172,7 @@ struct ScriptedResponder {
     private func bit(_ round: Int) -> UInt8 { 0x80 | UInt8((passkey >> UInt32(round)) & 1) }
 
     private func legacyConfirm(random: UInt128) -> UInt128 {
-        crypto.c1(k: UInt128(passkey), r: random, preq: preq, pres: pres, iat: initiatorAddress.type.isRandom ? 1 : 0,
+        crypto.c1(k: legacyTK, r: random, preq: preq, pres: pres, iat: initiatorAddress.type.isRandom ? 1 : 0,
                   ia: initiatorAddress.address, rat: address.type.isRandom ? 1 : 0, ra: address.address)
     }
 

@@ -20,6 +20,8 @@ final class FakeController {
         case status(HCIStatus)
         /// No answer at all (for timeouts).
         case silent
+        /// No answer until `release(_:)` (a slow H4 UART, a busy controller).
+        case held
     }
 
     // MARK: What the controller says about itself
@@ -92,6 +94,8 @@ final class FakeController {
     private(set) var violations: [String] = []
     /// Commands not yet answered, oldest first.
     private var waiting: [HCICommandPacket] = []
+    /// Commands kept unanswered by `Answer.held`, oldest first.
+    private(set) var held: [HCICommandPacket] = []
 
     var sent: [HCIPacket] { pull(); return sentRecord }
     var commands: [HCICommandPacket] { pull(); return commandRecord }
@@ -230,6 +234,17 @@ final class FakeController {
         }
     }
 
+    /// Answers the held commands of `opcode` as it would have at once, and holds it no more.
+    func release(_ opcode: HCIOpcode) {
+        answers[opcode] = nil
+        let due = held.filter { $0.opcode == opcode }
+        held.removeAll { $0.opcode == opcode }
+        for c in due {
+            answer(c)
+            pull()
+        }
+    }
+
     /// Starts the host and answers bring-up.
     func bringUp() {
         host?.start(at: now)
@@ -283,6 +298,9 @@ final class FakeController {
         if let a = answers[op] {
             switch a {
             case .silent:
+                return
+            case .held:
+                held.append(c)
                 return
             case let .status(s):
                 if HCICommandCatalog.completesWithStatus(op) == true { status(op, s) } else { complete(op, [s.rawValue]) }

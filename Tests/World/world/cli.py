@@ -82,6 +82,9 @@ def parser() -> argparse.ArgumentParser:
                      help='added to the RSSI each host-side controller reports (one value per host)')
     run.add_argument('--legacy-only', action='store_true',
                      help='the host-side controller does not claim LE extended advertising')
+    run.add_argument('--key-size-delay-ms', type=float, default=None, metavar='MS',
+                     help='the host-side controller lists Read Encryption Key Size and holds its Command Complete MS ms '
+                          '(a slow UART, a busy controller); without it the command is not supported')
     run.add_argument('--eatt', action='store_true',
                      help='peripherals claim EATT: Server Supported Features (0x2B3A) with the EATT Supported bit')
     run.add_argument('--exit-on-stdin-eof', action='store_true', help='exit when standard input reaches EOF')

@@ -111,6 +111,9 @@ RESOLVING_LIST_COMMANDS = {
 
 EventSink = Callable[..., None]
 
+# A handler's result saying it answers later by itself (a Command Complete it delays).
+DEFERRED = object()
+
 
 # ---------------------------------------------------------------------------------------------
 # Raw HCI event builders (bytes with the H4 type byte).
@@ -231,6 +234,10 @@ class WorldController(bumble_controller.Controller):
         # refused with `slot_limit_status` (0x09 Connection Limit Exceeded, or 0x07 Memory
         # Capacity Exceeded) in its Command Status (`slot_limit_at` 'status') or, accepted,
         # ends at once in an LE Connection Complete with that status ('complete').
+        # Read Encryption Key Size, opt-in (`answer_key_size_late`): stock Bumble neither lists
+        # nor implements it, so a host takes the key's own size. Seconds to hold its Command
+        # Complete; None: not supported.
+        self.key_size_delay: float | None = None
         self.slot_limit = 0
         self.slot_limit_status = CONNECTION_LIMIT_EXCEEDED
         self.slot_limit_at = 'status'
@@ -347,6 +354,8 @@ class WorldController(bumble_controller.Controller):
                         trace=traceback.format_exc(limit=3))
             reject(UNSPECIFIED_ERROR)
             return
+        if result is DEFERRED:
+            return
         if isinstance(result, (bytes, bytearray)):
             self.send_raw(command_complete(opcode, bytes(result)))
         elif isinstance(command, hci.HCI_SyncCommand):
@@ -457,6 +466,26 @@ class WorldController(bumble_controller.Controller):
         self._later(lambda: self.send_raw(le_meta_event(
             0x07, struct.pack('<HHHHH', handle, tx_octets, tx_time, 27, 328))))
         return struct.pack('<BH', SUCCESS, handle)
+
+    def answer_key_size_late(self, delay: float) -> None:
+        """List Read Encryption Key Size and answer it `delay` seconds late: a slow H4 UART or a
+        busy controller, whose Command Complete comes after the peer's first key distribution
+        PDUs (Bumble's Security Manager sends them as soon as the link is encrypted)."""
+        self.key_size_delay = delay
+        self.supported_commands = set(self.supported_commands) | {hci.HCI_READ_ENCRYPTION_KEY_SIZE_COMMAND}
+
+    def on_hci_read_encryption_key_size_command(self, command) -> Any:
+        if self.key_size_delay is None:
+            self._fault('unknown_command', opcode=f'0x{command.op_code:04X}', name=command.name)
+            return bytes([UNKNOWN_HCI_COMMAND])
+        handle = command.connection_handle
+        connection = self.find_le_connection_by_handle(handle)
+        # Bumble's link layer encrypts with the whole key the host gives it: 16 octets.
+        status, size = (SUCCESS, 16) if connection is not None else (UNKNOWN_CONNECTION_IDENTIFIER, 0)
+        reply = command_complete(command.op_code, struct.pack('<BHB', status, handle, size))
+        self._log('key_size_held', handle=handle, delay_ms=round(self.key_size_delay * 1000))
+        asyncio.get_running_loop().call_later(self.key_size_delay, self.send_raw, reply)
+        return DEFERRED
 
     def on_hci_le_set_phy_command(self, command) -> None:
         connection = self.find_le_connection_by_handle(command.connection_handle)

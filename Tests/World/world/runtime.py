@@ -168,6 +168,8 @@ class World:
                                          extended=not self.options.legacy_only, acl_fragment=self.options.acl_fragment,
                                          rssi_offset=per_host(getattr(self.options, 'host_rssi_offset', None), index, 0))
             controller.slot_limit = per_host(getattr(self.options, 'slot_limit', None), index, 0)
+            if getattr(self.options, 'key_size_delay_ms', None) is not None:
+                controller.answer_key_size_late(self.options.key_size_delay_ms / 1000)
             server = H4Server(controller, self.event)
             hci_ports.append(await server.start(self.options.hci_port if index == 0 else 0))
             self.hosts.append((controller, server))

@@ -12,9 +12,9 @@ corrupt one of the peripheral's own SMP PDUs on its way out.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from bumble import gatt, hci, pairing
+from bumble import gatt, hci, pairing, smp
 
 from world.peripherals import READ, Peripheral, ad, uuid128_bytes
 
@@ -37,6 +37,7 @@ PAIRING_FAILED = 0x05
 SMP_CID = 0x0006
 AUTH_REQ_SC = 0x08
 AUTHENTICATION_REQUIREMENTS = 0x03
+UNSPECIFIED_REASON = 0x08
 
 # profile -> (IO capability, Secure Connections, MITM, extra behaviour)
 PROFILES: dict[str, tuple[IO, bool, bool, str]] = {
@@ -51,6 +52,10 @@ PROFILES: dict[str, tuple[IO, bool, bool, str]] = {
     'hostile-public-key': (IO.NO_OUTPUT_NO_INPUT, True, False, 'corrupt_public_key'),
     'hostile-confirm': (IO.NO_OUTPUT_NO_INPUT, True, False, 'corrupt_confirm'),
     'privacy': (IO.NO_OUTPUT_NO_INPUT, True, False, 'privacy'),
+    # A blood-pressure monitor: private addresses only, Passkey Entry (it displays), MITM.
+    'privacy-passkey': (IO.DISPLAY_OUTPUT_ONLY, True, True, 'privacy'),
+    # Keeps a single bond: once paired, every Pairing Request gets Pairing Failed, Unspecified Reason.
+    'single-bond': (IO.NO_OUTPUT_NO_INPUT, True, False, 'single_bond'),
 }
 
 
@@ -104,6 +109,11 @@ class Secure(Peripheral):
         manager = self.device.smp_manager
         if extra == 'sc_only':
             self._refuse_legacy(manager)
+        self.bonded = False
+        # Whether each bonded peer's key is authenticated (by the address it paired from).
+        self.authenticated_bonds: dict[str, bool] = {}
+        if extra == 'single_bond':
+            self._keep_one_bond(manager)
         if extra in ('corrupt_public_key', 'corrupt_confirm'):
             self._corrupt_outgoing(manager, PAIRING_PUBLIC_KEY if extra == 'corrupt_public_key' else PAIRING_CONFIRM)
 
@@ -156,7 +166,7 @@ class Secure(Peripheral):
 
     def describe(self) -> dict[str, Any]:
         out = {**super().describe(), 'profile': self.profile,
-               'passkey': DISPLAYED_PASSKEY if self.profile in ('passkey-display', 'legacy-passkey') else None}
+               'passkey': DISPLAYED_PASSKEY if self.profile in ('passkey-display', 'legacy-passkey', 'privacy-passkey') else None}
         if self.extra == 'privacy':
             # The address it advertises with now; the identity it distributes is its public one.
             out['address'] = getattr(self, 'rpa', self.address)
@@ -166,15 +176,36 @@ class Secure(Peripheral):
     # -- pairing ------------------------------------------------------------------------------
     def _on_connection(self, connection) -> None:
         super()._on_connection(connection)
-        connection.on('pairing', lambda keys: self.world.event(
-            'paired', device=self.name, peer=str(connection.peer_address), profile=self.profile,
-            authenticated=bool(connection.authenticated), sc=bool(getattr(connection, 'sc', False))))
+        connection.on('pairing', lambda keys: self._paired(connection, keys))
         connection.on('pairing_failure', lambda reason: self.world.event(
             'pairing_failed', device=self.name, peer=str(connection.peer_address), reason=int(reason)))
-        connection.on('connection_encryption_change', lambda: self.world.event(
-            'encryption_change', device=self.name, encrypted=bool(connection.is_encrypted)))
+        connection.on('connection_encryption_change', lambda: self._encryption_changed(connection))
         if self.extra == 'security_request':
             self.world.spawn(self._request_security(connection))
+
+    def _encryption_changed(self, connection) -> None:
+        if connection.is_encrypted:
+            # Bumble 0.0.236 counts every LE encryption as authenticated; a real server asks
+            # whether the key came from an authenticated (MITM) pairing, so Just Works does not
+            # open a characteristic that needs authentication.
+            connection.authenticated = self._key_authenticated(connection)
+        self.world.event('encryption_change', device=self.name, encrypted=bool(connection.is_encrypted),
+                         authenticated=bool(connection.authenticated))
+
+    def _key_authenticated(self, connection) -> bool:
+        session = self.device.smp_manager.sessions.get(connection.handle)
+        if session is not None:  # pairing on this link: its association model decides
+            return session.pairing_method != smp.PairingMethod.JUST_WORKS
+        return self.authenticated_bonds.get(str(connection.peer_address), False)
+
+    def _paired(self, connection, keys) -> None:
+        self.bonded = True
+        # Bumble marks the link authenticated after any pairing; the key says whether it was.
+        ltk = keys.ltk or keys.ltk_peripheral or keys.ltk_central  # legacy: the distributed ones
+        connection.authenticated = bool(ltk and ltk.authenticated)
+        self.authenticated_bonds[str(connection.peer_address)] = connection.authenticated
+        self.world.event('paired', device=self.name, peer=str(connection.peer_address), profile=self.profile,
+                         authenticated=bool(connection.authenticated), sc=bool(getattr(connection, 'sc', False)))
 
     async def _request_security(self, connection) -> None:
         await asyncio.sleep(0.05)
@@ -182,18 +213,29 @@ class Secure(Peripheral):
             self.device.request_pairing(connection)
             self.world.event('security_request_sent', device=self.name)
 
-    def _refuse_legacy(self, manager) -> None:
+    def _refuse_pairing(self, manager, reason: int, why: str, refuses: Callable[[bytes], bool]) -> None:
+        """Answers a Pairing Request that `refuses` picks with Pairing Failed `reason`."""
         original = manager.on_smp_pdu
 
         def on_smp_pdu(connection, pdu: bytes) -> None:
-            if pdu and pdu[0] == PAIRING_REQUEST and len(pdu) >= 4 and not pdu[3] & AUTH_REQ_SC:
+            if pdu and pdu[0] == PAIRING_REQUEST and refuses(pdu):
                 self.world.event('pairing_failed', device=self.name, peer=str(connection.peer_address),
-                                 reason=AUTHENTICATION_REQUIREMENTS, why='legacy pairing refused (SC only)')
-                connection.send_l2cap_pdu(SMP_CID, bytes([PAIRING_FAILED, AUTHENTICATION_REQUIREMENTS]))
+                                 reason=reason, why=why)
+                connection.send_l2cap_pdu(SMP_CID, bytes([PAIRING_FAILED, reason]))
                 return
             original(connection, pdu)
 
         manager.on_smp_pdu = on_smp_pdu
+
+    def _refuse_legacy(self, manager) -> None:
+        self._refuse_pairing(manager, AUTHENTICATION_REQUIREMENTS, 'legacy pairing refused (SC only)',
+                             lambda pdu: len(pdu) >= 4 and not pdu[3] & AUTH_REQ_SC)
+
+    def _keep_one_bond(self, manager) -> None:
+        """A peripheral with room for one bond that it already holds refuses any new pairing
+        without saying why, as many do."""
+        self._refuse_pairing(manager, UNSPECIFIED_REASON, 'a bond is kept already (single bond)',
+                             lambda _pdu: self.bonded)
 
     def _corrupt_outgoing(self, manager, code: int) -> None:
         def send_command(connection, command) -> None:

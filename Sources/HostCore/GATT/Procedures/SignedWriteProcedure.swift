@@ -5,22 +5,16 @@ import Wire
 /// pairing and its next SignCounter (`SecurityCryptography.signedWrite`): signing needs the
 /// bond's counter, which lives with the bond outside the core.
 ///
-/// Only for a link without encryption: on an encrypted one the peer is already authenticated
-/// and Write Without Response is the procedure to use (Vol 3, Part C, §10.4.2), so the write is
-/// refused rather than changed behind the caller's back.
+/// Only for a link without encryption: on an encrypted one Write Without Response shall be
+/// used instead (Vol 3, Part G, §4.9.2), and `GATTClient` builds that procedure in its place.
 final class SignedWriteProcedure: GATTProcedure {
     let write: ATTSignedWrite
-    let linkEncrypted: Bool
 
-    init(write: ATTSignedWrite, linkEncrypted: Bool) {
+    init(write: ATTSignedWrite) {
         self.write = write
-        self.linkEncrypted = linkEncrypted
     }
 
     func start(mtu: UInt16) -> GATTStep {
-        if linkEncrypted {
-            return .failed(.invalidState("a signed write is only for an unencrypted link and this link is encrypted; write without response instead (Core Spec v5.4 Vol 3, Part C, §10.4.2)"))
-        }
         guard write.authenticationSignature.count == ATTSignedWrite.signatureSize else {
             return .failed(.invalidState("an Authentication Signature is \(ATTSignedWrite.signatureSize) octets, not \(write.authenticationSignature.count)"))
         }
