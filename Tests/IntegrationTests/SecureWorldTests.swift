@@ -204,6 +204,29 @@ extension WorldIntegration {
             print(SecurityRecorder.figure("Bumble world", bonded: bondedTimes, plain: plainTimes))
         }
 
+        @Test("a passkey prompt its user never answers is cancelled when its link goes down: the agent is let go, the secure call fails")
+        func unansweredPromptIsCancelledWithItsLink() async throws {
+            let world = try await WorldProcess.start(Self.secureWorld("passkey-display"))
+            defer { world.stop() }
+            let dir = try PackagePaths.temporaryDirectory("prompt")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let peer = try DeviceAddress(parsing: try world.device("Secure 1").address + "/random", defaultType: nil)
+            let agent = UnansweredAgent()
+            try await Self.withSecureCentral(world, dir, SecurityRecorder(), ioCapability: .keyboardOnly, agent: agent) { central in
+                let p = try await central.connect(to: peer, plan: Self.quietPlan)
+                let securing = Task { try await p.secure(SecurityNeed(level: .high)) }
+                try await withTimeout(15, "the agent being asked for the passkey") {
+                    while agent.counts.asked == 0 { try await Task.sleep(for: .milliseconds(20)) }
+                }
+                await p.disconnect()
+                try await withTimeout(5, "the prompt's task being cancelled") {
+                    while agent.counts.letGo == 0 { try await Task.sleep(for: .milliseconds(20)) }
+                }
+                await #expect(throws: (any Error).self) { try await securing.value }
+            }
+            #expect(agent.counts.asked == 1 && agent.counts.letGo == 1)
+        }
+
         // MARK: Helpers
 
         /// No Exchange MTU, no discovery: connected is ready, unless security holds the plan.
@@ -214,15 +237,16 @@ extension WorldIntegration {
             return plan
         }
 
-        /// A `Central` on the world with security as the CLI sets it up (NoInputNoOutput), bonds
-        /// in `dir`, the recorder on the tap.
+        /// A `Central` on the world with security as the CLI sets it up (NoInputNoOutput unless
+        /// told otherwise, answered by `agent`), bonds in `dir`, the recorder on the tap.
         static func withSecureCentral(_ world: WorldProcess, _ dir: URL, _ recorder: SecurityRecorder,
+                                      ioCapability: SMPIOCapability = .noInputNoOutput, agent: (any PairingAgent)? = nil,
                                       _ body: (Central) async throws -> Void) async throws {
             let state = StateDirectory(path: dir.path)
             var configuration = HostConfiguration(ownAddress: .randomStatic(state.ownRandomStaticAddress()))
-            configuration.security = SecuritySetup.settings(level: .low, ioCapability: .noInputNoOutput, state: state,
+            configuration.security = SecuritySetup.settings(level: .low, ioCapability: ioCapability, state: state,
                                                             identityAddress: nil)
-            try await WorldIntegration.withCentral(world, configuration: configuration, bonds: state,
+            try await WorldIntegration.withCentral(world, configuration: configuration, bonds: state, agent: agent,
                                                    sinks: [recorder], body)
         }
 
@@ -319,4 +343,26 @@ final class SecurityRecorder: PacketSinkFactory, Sendable {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// A user who never answers: counts the questions and the ones let go by cancellation (the
+/// agent contract: a prompt's task is cancelled when its link goes down or the Central closes).
+final class UnansweredAgent: PairingAgent {
+    struct Counts {
+        var asked = 0
+        var letGo = 0
+    }
+
+    private let state = Mutex(Counts())
+    var counts: Counts { state.withLock { $0 } }
+
+    func passkey(for peer: DeviceAddress) async -> UInt32? {
+        state.withLock { $0.asked += 1 }
+        try? await Task.sleep(for: .seconds(120))
+        if Task.isCancelled { state.withLock { $0.letGo += 1 } }
+        return nil
+    }
+
+    func display(passkey: UInt32, for peer: DeviceAddress) async {}
+    func confirm(number: UInt32, for peer: DeviceAddress) async -> Bool { false }
 }

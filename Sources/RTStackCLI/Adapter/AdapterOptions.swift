@@ -9,7 +9,7 @@ import Wire
 /// The options every command that talks to a controller takes, parsed once.
 struct AdapterOptions {
     static let specs: [CommandSpec.Option] = [
-        .init(.adapter, value: "ADAPTER", "hciN, tcp:HOST:PORT, serial:/dev/ttyX[@BAUD][,noflow] or /dev/ttyX"),
+        .init(.adapter, value: "ADAPTER", "hciN, tcp:HOST:PORT, serial:/dev/ttyX[@BAUD][,noflow], /dev/ttyX, or replay:CAPTURE (a capture plays the controller)"),
         .init(.backend, value: "user-channel|kernel", "with --adapter hciN: take the adapter for rtstack alone (user-channel, default) or share it with the kernel and bluetoothd (kernel)"),
         .init(.address, value: "random|public|rpa", "own address: a random static one kept in the state directory (default), the controller's public one, or a resolvable private one made from rtstack's IRK (state directory) and renewed every 15 minutes, scanning paused a moment for it; not with --backend kernel, where the kernel owns the address (btmgmt privacy on)"),
         .init(.stateDir, value: "DIR", "where the own address and GATT caches live (default $XDG_STATE_HOME/rtstack)"),

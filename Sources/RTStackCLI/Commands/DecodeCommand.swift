@@ -6,7 +6,7 @@ import Dissector
 enum DecodeCommand {
     static let spec = CommandSpec(
         name: "decode",
-        usage: "rtstack decode FILE... [--hex] [--json] [--filter TERM]... [--brief] [--summary-only] [--gatt-cache DIR] [--show-keys] [--adv-summary]",
+        usage: "rtstack decode FILE... [--hex] [--json] [--filter TERM]... [--brief] [--summary-only | --no-summary] [--gatt-cache DIR | --no-gatt-cache] [--show-keys] [--adv-summary]",
         summary: "Decode btsnoop, pcap and pcapng captures, btmon style.",
         options: DissectionSetup.specOptions + [
             .init(.summaryOnly, "print only the summary"),

@@ -9,7 +9,7 @@ import Dissector
 enum GattCommand {
     static let spec = CommandSpec(
         name: "gatt",
-        usage: "rtstack gatt ADDRESS --adapter ADAPTER [--service UUID | --range START-END] [--characteristic UUID] [--only included|characteristics|descriptors] [--no-values] [--json]",
+        usage: "rtstack gatt ADDRESS --adapter ADAPTER [--service UUID | --range START-END] [--characteristic UUID] [--only included|characteristics|descriptors] [--no-values] [--json] [ADAPTER OPTIONS]",
         summary: "Show a peer's services, characteristics and descriptors with handles, properties and values.",
         options: AdapterOptions.specs + [
             .init(.service, value: "UUID", "only the primary services of this UUID (Discover Primary Service by Service UUID)"),

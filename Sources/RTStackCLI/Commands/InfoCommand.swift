@@ -6,7 +6,7 @@ import Wire
 enum InfoCommand {
     static let spec = CommandSpec(
         name: "info",
-        usage: "rtstack info --adapter ADAPTER",
+        usage: "rtstack info --adapter ADAPTER [ADAPTER OPTIONS]",
         summary: "Bring the controller up and show its version, address, features and buffers.",
         options: AdapterOptions.specs)
 

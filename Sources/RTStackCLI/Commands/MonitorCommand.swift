@@ -9,7 +9,7 @@ import Runtime
 enum MonitorCommand {
     static let spec = CommandSpec(
         name: "monitor",
-        usage: "rtstack monitor [--json] [--hex] [--filter TERM]... [--index N]... [--peer ADDRESS]... [--duration S] [--write FILE|-] [--adv-summary]",
+        usage: "rtstack monitor [--json] [--hex] [--brief] [--no-summary] [--filter TERM]... [--index N]... [--peer ADDRESS]... [--duration SECONDS] [--write FILE|-] [--adv-summary [--adv-every SECONDS]] [--gatt-cache DIR | --no-gatt-cache] [--show-keys] [--from CAPTURE]",
         summary: "Watch the kernel's Bluetooth adapters live (HCI monitor channel, as btmon), decoded.",
         options: DissectionSetup.specOptions + [
             .init(.index, value: "N", repeatable: true, "only adapter N (hciN)"),

@@ -8,7 +8,7 @@ import Dissector
 enum PairCommand {
     static let spec = CommandSpec(
         name: "pair",
-        usage: "rtstack pair ADDRESS --adapter ADAPTER [--security medium|high|fips] [--passkey N] [--confirm-numbers] [--json]",
+        usage: "rtstack pair ADDRESS --adapter ADAPTER [--security medium|high|fips] [--passkey N|-] [--confirm-numbers] [--json] [ADAPTER OPTIONS]",
         summary: "Pair with a peripheral and keep the bond (the keys go to the state directory, mode 0600).",
         options: AdapterOptions.specs + [.init(.json, "one JSON object")],
         positionals: 1...1,

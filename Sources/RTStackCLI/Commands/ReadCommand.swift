@@ -9,7 +9,7 @@ import Dissector
 enum ReadCommand {
     static let spec = CommandSpec(
         name: "read",
-        usage: "rtstack read ADDRESS UUID|HANDLE[,UUID|HANDLE...] --adapter ADAPTER [--fixed | --variable] [--no-fallback] [--json]",
+        usage: "rtstack read ADDRESS UUID|HANDLE[,UUID|HANDLE...] --adapter ADAPTER [--fixed | --variable] [--no-fallback] [--json] [ADAPTER OPTIONS]",
         summary: "Read a characteristic by UUID or handle, or several at once (Read Multiple); decoded where rtstack knows it.",
         options: AdapterOptions.specs + [
             .init(.fixed, "several handles: ATT Read Multiple Request; the values come back run together as one"),

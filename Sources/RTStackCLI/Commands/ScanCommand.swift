@@ -8,7 +8,7 @@ import Wire
 enum ScanCommand {
     static let spec = CommandSpec(
         name: "scan",
-        usage: "rtstack scan --adapter ADAPTER [--duration SECONDS] [--passive] [--service UUID] [--name TEXT] [--device ADDR] [--json]",
+        usage: "rtstack scan --adapter ADAPTER [--duration SECONDS] [--passive] [--service UUID]... [--name TEXT] [--device ADDRESS] [--json] [ADAPTER OPTIONS]",
         summary: "List advertising devices (names, RSSI, services, manufacturer data).",
         options: AdapterOptions.specs + [
             .init(.duration, value: "SECONDS", "stop after this long (default: until Ctrl-C)"),

@@ -7,7 +7,7 @@ import Wire
 enum SessionCommand {
     static let spec = CommandSpec(
         name: "session",
-        usage: "rtstack --adapter ADAPTER [--json] [--duration SECONDS] [--heart|--speed|--environment ADDRESS]",
+        usage: "rtstack --adapter ADAPTER [--json] [--duration SECONDS] [--heart ADDRESS] [--speed ADDRESS] [--environment ADDRESS] [--only ROLES] [--no-cache] [ADAPTER OPTIONS]",
         summary: "The run session: find a heart-rate strap, a running speed & cadence pod and a temperature sensor, show their values live.",
         options: AdapterOptions.specs + [
             .init(.json, "JSON Lines on stdout instead of the live view, one object per event"),

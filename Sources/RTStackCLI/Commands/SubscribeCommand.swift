@@ -9,7 +9,7 @@ import Dissector
 enum SubscribeCommand {
     static let spec = CommandSpec(
         name: "subscribe",
-        usage: "rtstack subscribe ADDRESS UUID... --adapter ADAPTER [--duration SECONDS] [--json]",
+        usage: "rtstack subscribe ADDRESS UUID... --adapter ADAPTER [--duration SECONDS] [--indicate] [--json] [ADAPTER OPTIONS]",
         summary: "Subscribe to characteristics and print their values until Ctrl-C or --duration.",
         options: AdapterOptions.specs + [
             .init(.duration, value: "SECONDS", "stop after this long"),

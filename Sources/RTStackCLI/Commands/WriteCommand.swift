@@ -9,7 +9,7 @@ import Wire
 enum WriteCommand {
     static let spec = CommandSpec(
         name: "write",
-        usage: "rtstack write ADDRESS UUID|HANDLE HEX [UUID|HANDLE HEX ...] --adapter ADAPTER [--no-response | --reliable | --signed]",
+        usage: "rtstack write ADDRESS UUID|HANDLE HEX [UUID|HANDLE HEX ...] --adapter ADAPTER [--no-response | --reliable | --signed] [ADAPTER OPTIONS]",
         summary: "Write a characteristic (Write Request, long write when needed, Write Command, Signed Write), or several at once (--reliable).",
         options: AdapterOptions.specs + [
             .init(.noResponse, "Write Without Response (ATT Write Command)"),

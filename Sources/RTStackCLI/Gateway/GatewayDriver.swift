@@ -10,7 +10,7 @@ import Service
 /// `rtstack gateway` on one event loop thread: one `AdapterPump` per adapter (either backend,
 /// any transport), the MQTT client's socket, the control socket and its clients, SIGHUP, the
 /// watchdog — all served by the same `poll`, with the `GatewayController` deciding what happens.
-/// Why one thread and not one per adapter: Docs/architecture.md, "The gateway's loop".
+/// Why one thread and not one per adapter: Docs/gateway.md, "Adapters and connection slots".
 ///
 /// After every input everything is settled: each pump hands its host's packets out and its
 /// events to the controller (which may call into any adapter's host), until no pump has more;

@@ -14,7 +14,7 @@ import Wire
 enum GatewayServiceCommand {
     static let spec = CommandSpec(
         name: "gateway",
-        usage: "rtstack gateway --adapter ADAPTER[,ADAPTER…] --mqtt mqtt://HOST[:PORT] [--config FILE] [OPTIONS]",
+        usage: "rtstack gateway --adapter ADAPTER[,ADAPTER…] --mqtt mqtt://HOST[:PORT] [--config FILE] [--device KEY=VALUE,…]... [--trace] [--capture FILE] [--log-level LEVEL] [--address random|public|rpa] [SETTINGS]",
         summary: "Keep sensors connected on one or more adapters and publish them to MQTT (Home Assistant discovery, a control socket).",
         options: GatewayOptions.specs + AdapterOptions.specs.filter { [OptionKey.trace, .capture, .logLevel, .address].map(\.rawValue).contains($0.name) },
         details: """

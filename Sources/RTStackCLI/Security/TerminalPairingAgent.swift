@@ -13,6 +13,8 @@ struct TerminalPairingAgent: PairingAgent {
     let confirmsNumbers: Bool
     let interactive: Bool
     let err: OutputStream
+    /// Where answers are typed: stdin (a pipe in tests).
+    var input: Int32 = 0
 
     func passkey(for peer: DeviceAddress) async -> UInt32? {
         if let passkey { return passkey }
@@ -51,45 +53,12 @@ struct TerminalPairingAgent: PairingAgent {
         err.flush()
     }
 
-    /// One line from stdin, read off the cooperative pool's threads by a thread of its own
-    /// (the read blocks until the user answers).
+    /// The user's answer on `input`; nil once the prompt's task is cancelled (the link went
+    /// down, the command ended), and the question is then no longer read.
     private func ask(_ question: String) async -> String? {
         err.write(question)
         err.flush()
-        return await withCheckedContinuation { c in
-            BlockingRead.start { c.resume(returning: BlockingRead.line()) }
-        }
-    }
-}
-
-/// Reads one line from stdin on a detached pthread.
-enum BlockingRead {
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { arg in
-            let b = Unmanaged<AnyObject>.fromOpaque(arg!).takeRetainedValue()
-            (b as? Box)?.body()
-            return nil
-        }, box)
-        if rc == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<AnyObject>.fromOpaque(box).release()
-            body()
-        }
-    }
-
-    static func line() -> String? {
-        var bytes: [UInt8] = []
-        var c: UInt8 = 0
-        while read(0, &c, 1) == 1 {
-            if c == 0x0A { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(c)
-            if bytes.count > 64 { break }
-        }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        return await TerminalLine.read(from: input)
     }
 }
 

@@ -18,6 +18,7 @@ final class SessionApplication: HostApplication {
     private weak var driver: AdapterDriver?
     /// Each link's peer, for the agent and messages.
     private var peers: [LinkID: DeviceAddress] = [:]
+    private var prompts = PairingPromptTasks()
     private var session: SessionController?
     private var view: LiveView?
     private var startedAt: HostTime = 0
@@ -71,6 +72,8 @@ final class SessionApplication: HostApplication {
             log(.warn, w.description)
         case .connected(let link, let info):
             peers[link] = info.peer
+        case .disconnected(let link, _, _):
+            prompts.cancel(link)
         case .security(let link, let e):
             security(e, on: link)
         default:
@@ -111,6 +114,7 @@ final class SessionApplication: HostApplication {
         guard !done else { return }
         console.err.line("rtstack: \(error.description)")
         done = true
+        prompts.cancelAll()
         result.set(.adapter)
     }
 
@@ -129,11 +133,7 @@ final class SessionApplication: HostApplication {
         switch e {
         case .prompt(let prompt):
             guard let loop = driver?.loop else { return }
-            let agent = self.agent
-            Task {
-                guard let answer = await agent.answer(prompt, for: peer) else { return }
-                _ = loop.submit { d in d.run { d.host.answerPairing(link, answer, at: d.currentTime) } }
-            }
+            prompts.ask(agent, prompt, peer: peer, link: link, loop: loop)
         case .pairingStarted(let need):
             log(.info, "pairing with \(peer) (\(need))")
         case .paired(let r):
@@ -152,6 +152,7 @@ final class SessionApplication: HostApplication {
     private func finish(_ code: ExitCode) {
         guard !done else { return }
         done = true
+        prompts.cancelAll()
         result.set(code)
         console.out.flush()
         driver?.stop()

@@ -109,16 +109,14 @@ public final class Central: Sendable {
     /// Connects and runs the plan (MTU, discovery or cache, subscriptions); returns when the
     /// link is ready.
     public func connect(to address: DeviceAddress, plan: LinkPlan = LinkPlan()) async throws -> Peripheral {
-        let box = LinkBox()
-        let info: ConnectionInfo = try await withCheckedThrowingContinuation { c in
+        // The link id comes back with the connection, as a value, from the job that made it.
+        let (link, info): (LinkID, ConnectionInfo) = try await withCheckedThrowingContinuation { c in
             let ok = onLoop { driver, bridge in
                 let link = driver.host.connect(to: address, plan: plan, at: MonotonicClock.now())
-                box.link = link
                 bridge.connects[link] = c
             }
             if !ok { c.resume(throwing: CentralError.closed) }
         }
-        guard let link = box.link else { throw CentralError.closed }
         return Peripheral(central: self, link: link, connection: info)
     }
 
@@ -165,9 +163,4 @@ public final class Central: Sendable {
         }
         loop.stop()
     }
-}
-
-/// Carries the link id out of the loop-thread job that created it.
-final class LinkBox: @unchecked Sendable {
-    var link: LinkID?
 }

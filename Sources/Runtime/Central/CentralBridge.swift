@@ -12,7 +12,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     var info: ControllerInfo?
     var scans: [UInt64: AsyncStream<Advertisement>.Continuation] = [:]
     var nextScanToken: UInt64 = 0
-    var connects: [LinkID: CheckedContinuation<ConnectionInfo, any Error>] = [:]
+    var connects: [LinkID: CheckedContinuation<(LinkID, ConnectionInfo), any Error>] = [:]
     var connections: [LinkID: ConnectionInfo] = [:]
     var disconnects: [LinkID: [CheckedContinuation<Void, Never>]] = [:]
     /// When a waiting `disconnect()` gives up on the controller's Disconnection Complete.
@@ -27,6 +27,8 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     var mtus: [LinkID: UInt16] = [:]
     /// rtstack's user during pairing; nil refuses every prompt at once.
     var agent: (any PairingAgent)?
+    /// The agent's answers being awaited, one task per link with a prompt.
+    var prompts = PairingPromptTasks()
     /// `Peripheral.secure` calls waiting for their link's encryption.
     var secures: [LinkID: PendingSecure] = [:]
     /// The last security failure of a link that a connect waits for: a link that must be secure
@@ -65,7 +67,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
         case .linkState(let link, let state):
             if state == .ready, let c = connects.removeValue(forKey: link), let info = connections[link] {
                 connectSecurityFailures[link] = nil
-                c.resume(returning: info)
+                c.resume(returning: (link, info))
             }
         case .connectFailed(let link, let error, let willRetry):
             if !willRetry, let c = connects.removeValue(forKey: link) {
@@ -81,6 +83,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                 connectSecurityFailures[link] = nil
             }
             secures.removeValue(forKey: link)?.continuation.resume(throwing: CentralError.host(.disconnected(reason)))
+            prompts.cancel(link)
             if !willReconnect {
                 connections[link] = nil
                 mtus[link] = nil
@@ -137,10 +140,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
                 return
             }
             let peer = connections[link]?.peer ?? DeviceAddress(.zero, type: .publicDevice)
-            Task {
-                guard let answer = await agent.answer(prompt, for: peer) else { return }
-                _ = loop.submit { driver in driver.run { driver.host.answerPairing(link, answer, at: driver.currentTime) } }
-            }
+            prompts.ask(agent, prompt, peer: peer, link: link, loop: loop)
         case .paired(let result):
             secures[link]?.pairing = result
         case .encrypted(let level, let keySize, let withBond):
@@ -220,6 +220,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     /// reason the adapter is unusable (`Central.failure`).
     private func failAll(_ e: CentralError, record: Bool) {
         if record { failure.withLock { if $0 == nil { $0 = e } } }
+        prompts.cancelAll()
         for c in connects.values { c.resume(throwing: e) }
         connects = [:]
         for c in operations.values { c.resume(throwing: e) }

@@ -1,8 +1,9 @@
 import Glibc
 
 /// A pthread running one closure. Not Foundation's `Thread`: we keep Foundation out of the
-/// binary (size, start time).
-enum LoopThread {
+/// binary (size, start time). The loop, the replay feeder and the CLI's terminal reader run on
+/// these.
+public enum LoopThread {
     /// Carries the closure through `pthread_create`'s `void *` argument.
     private final class Entry {
         let name: String
@@ -45,5 +46,15 @@ enum LoopThread {
             return (nil, rc)
         }
         return (thread, 0)
+    }
+
+    /// Starts a detached thread for work that blocks (a read of the terminal) and that nobody
+    /// joins; `body` is `Sendable`, as it shares state with its caller. False when no thread
+    /// could be made.
+    public static func detach(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let (thread, _) = spawn(name: name, body)
+        guard let thread else { return false }
+        pthread_detach(thread)
+        return true
     }
 }

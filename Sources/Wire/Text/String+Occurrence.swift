@@ -3,7 +3,7 @@ extension StringProtocol {
     ///
     /// The standard library's `contains(_:)` for a string argument lives in _StringProcessing,
     /// and using it links that module and the Regex parser into a static binary: 0.9 MB of the
-    /// 12 MB the board binary may have (Docs/embedded.md, "Binary size").
+    /// 12 MB the board binary may have (Docs/embedded.md, "One file to copy: the static build").
     public func containsText(_ other: some StringProtocol) -> Bool {
         let needle = Array(other.utf8)
         guard !needle.isEmpty else { return true }
