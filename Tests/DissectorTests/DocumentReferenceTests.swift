@@ -72,7 +72,9 @@ import Testing
                     broken.append("\(document): \(file) has no section \"\(section)\"")
                 }
             }
-            // Markdown links to files of the repository, with or without an anchor.
+            // Markdown links to files of the repository, with or without an anchor (in Markdown
+            // only: in Swift, `[UInt8](data)` is code).
+            guard document.hasSuffix(".md") else { continue }
             for m in text.matches(of: /\]\(([^)\s]+)\)/) {
                 let target = String(m.output.1)
                 if target.contains("://") || target.hasPrefix("mailto:") { continue }
