@@ -4,6 +4,8 @@ import HostCore
 /// A characteristic of a peer: its declaration, its last value (set before each
 /// `didUpdateValueFor`), its descriptors once discovered, and whether it notifies.
 public class CBCharacteristic: CBAttribute, @unchecked Sendable {
+    // Sendable: the rule of `CBManager` (every `var` read and written only inside the
+    // manager's lock, `CBAttribute.lock`).
     let valueHandle: UInt16
     let endHandle: UInt16
     private weak var owner: CBService?

@@ -5,6 +5,8 @@ import Wire
 /// Extended Properties and the Client/Server Characteristic Configuration, `String` for the
 /// User Description, `Data` for everything else.
 public class CBDescriptor: CBAttribute, @unchecked Sendable {
+    // Sendable: the rule of `CBManager` (every `var` read and written only inside the
+    // manager's lock, `CBAttribute.lock`).
     let handle: UInt16
     private weak var owner: CBCharacteristic?
     var storedValue: Data?

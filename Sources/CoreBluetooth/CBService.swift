@@ -4,6 +4,8 @@ import HostCore
 /// A service of a peer, as `discoverServices` found it (its handle range is what later
 /// discoveries search).
 public class CBService: CBAttribute, @unchecked Sendable {
+    // Sendable: the rule of `CBManager` (every `var` read and written only inside the
+    // manager's lock, `CBAttribute.lock`).
     let startHandle: UInt16
     let endHandle: UInt16
     private weak var owner: CBPeripheral?

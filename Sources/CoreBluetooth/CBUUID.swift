@@ -5,6 +5,8 @@ import Wire
 /// across forms (`180D` equals `0000180D-0000-1000-8000-00805F9B34FB`: both are the same UUID
 /// on the Bluetooth Base UUID, Core Spec v5.4 Vol 3, Part B, §2.5.1), shown in its shortest form.
 public final class CBUUID: NSObject, NSCopying, @unchecked Sendable {
+    // Sendable: immutable after init (one `let`, no `var`); NSObject alone keeps the compiler
+    // from seeing it.
     // Sendable without a lock: `value` is a `let` of a Sendable type and nothing else is stored.
     let value: BluetoothUUID
 
