@@ -27,7 +27,6 @@ import Wire
 
 private final class Peer: GATTClientOutput {
     var client: GATTClient!
-    var sent: [[UInt8]] = []
     /// The last request the client sent and whether it still waits for its answer.
     var lastRequest: ATTPDU?
     var requestsSent = 0
@@ -48,7 +47,6 @@ private final class Peer: GATTClientOutput {
             requestsSent += 1
             lastRequest = decoded
         }
-        sent.append(pdu)
     }
 
     func deliver(_ event: HostEvent) {

@@ -452,8 +452,9 @@ private final class ScriptedController {
 
     /// Commands past their timeout count as lost, as the host takes them: each frees a credit.
     func expire(at now: HostTime) {
+        // Most time steps expire nothing: no array built for them.
+        guard m.sent.contains(where: { $0.deadline <= now }) else { return }
         let expired = m.sent.filter { $0.deadline <= now }
-        guard !expired.isEmpty else { return }
         m.sent.removeAll { $0.deadline <= now }
         m.commandCredits = max(m.commandCredits, 1)
         if expired.contains(where: { $0.opcode == .leCreateConnection || $0.opcode == .leExtendedCreateConnection }) {
