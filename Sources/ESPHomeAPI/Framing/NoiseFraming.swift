@@ -7,20 +7,21 @@ public struct NoiseFraming: Sendable {
     /// The largest encrypted frame accepted once the handshake is done.
     public static let maximumDataLength = PlaintextFraming.maximumBodyLength + 4 + 16
 
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var received = ReceivedBytes()
 
     public init() {}
 
     public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        buffer.append(contentsOf: bytes)
+        received.append(bytes)
     }
 
     /// The next whole frame's contents, or nil until its last byte has arrived.
     public mutating func next(limit: Int) throws(APIFramingError) -> [UInt8]? {
-        guard buffer.count - start >= 3 else {
-            if start < buffer.count, buffer[start] != 0x01 { throw .badIndicator(found: buffer[start], expected: 0x01) }
-            return compacted(nil)
+        let buffer = received.bytes
+        let start = received.start
+        guard received.unread >= 3 else {
+            if received.unread > 0, buffer[start] != 0x01 { throw .badIndicator(found: buffer[start], expected: 0x01) }
+            return nil
         }
         guard buffer[start] == 0x01 else { throw .badIndicator(found: buffer[start], expected: 0x01) }
         let length = Int(buffer[start + 1]) << 8 | Int(buffer[start + 2])
@@ -28,8 +29,8 @@ public struct NoiseFraming: Sendable {
         let end = start + 3 + length
         guard end <= buffer.count else { return nil }
         let contents = Array(buffer[(start + 3)..<end])
-        start = end
-        return compacted(contents)
+        received.consume(upTo: end)
+        return contents
     }
 
     public static func encode(_ contents: [UInt8], into output: inout [UInt8]) {
@@ -37,16 +38,5 @@ public struct NoiseFraming: Sendable {
         output.append(UInt8(truncatingIfNeeded: contents.count >> 8))
         output.append(UInt8(truncatingIfNeeded: contents.count))
         output.append(contentsOf: contents)
-    }
-
-    private mutating func compacted(_ contents: [UInt8]?) -> [UInt8]? {
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start > 4096 {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        return contents
     }
 }

@@ -5,32 +5,32 @@ public struct PlaintextFraming: Sendable {
     /// Bluetooth proxy receives (a GATT write is at most 512 bytes) comes near it.
     public static let maximumBodyLength = 32_768
 
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var received = ReceivedBytes()
 
     public init() {}
 
     /// Bytes as they came from the socket, in any split.
     public mutating func append<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        buffer.append(contentsOf: bytes)
+        received.append(bytes)
     }
 
     /// The next whole frame, or nil until its last byte has arrived.
     public mutating func next() throws(APIFramingError) -> APIFrame? {
-        guard start < buffer.count else { return compacted(nil) }
-        guard buffer[start] == 0x00 else { throw .badIndicator(found: buffer[start], expected: 0x00) }
-        var position = start + 1
-        guard let length = try varint(at: &position, maximumBytes: 3) else { return nil }
+        let buffer = received.bytes
+        guard received.unread > 0 else { return nil }
+        guard buffer[received.start] == 0x00 else { throw .badIndicator(found: buffer[received.start], expected: 0x00) }
+        var position = received.start + 1
+        guard let length = try Self.varint(buffer, at: &position, maximumBytes: 3) else { return nil }
         guard length <= UInt64(Self.maximumBodyLength) else {
             throw .frameTooLarge(length: Int(clamping: length), limit: Self.maximumBodyLength)
         }
-        guard let type = try varint(at: &position, maximumBytes: 3) else { return nil }
+        guard let type = try Self.varint(buffer, at: &position, maximumBytes: 3) else { return nil }
         guard type <= UInt64(UInt16.max) else { throw .malformedHeader }
         let end = position + Int(length)
         guard end <= buffer.count else { return nil }
         let frame = APIFrame(type: UInt16(type), payload: Array(buffer[position..<end]))
-        start = end
-        return compacted(frame)
+        received.consume(upTo: end)
+        return frame
     }
 
     /// One frame's bytes, appended to `output`.
@@ -43,7 +43,7 @@ public struct PlaintextFraming: Sendable {
 
     /// nil while the varint's bytes are still arriving; throws when it is longer than a header
     /// allows (a client that streams 0xFF bytes would otherwise grow it without end).
-    private func varint(at position: inout Int, maximumBytes: Int) throws(APIFramingError) -> UInt64? {
+    private static func varint(_ buffer: [UInt8], at position: inout Int, maximumBytes: Int) throws(APIFramingError) -> UInt64? {
         var value: UInt64 = 0
         for index in 0..<maximumBytes {
             guard position < buffer.count else { return nil }
@@ -55,16 +55,6 @@ public struct PlaintextFraming: Sendable {
         throw .malformedHeader
     }
 
-    private mutating func compacted(_ frame: APIFrame?) -> APIFrame? {
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start > 4096 {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        return frame
-    }
 }
 
 func appendVarint(_ value: UInt64, to output: inout [UInt8]) {
