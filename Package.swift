@@ -64,6 +64,11 @@ let package = Package(
             pkgConfig: nil,
             providers: [.apt(["libyaml-dev"])]
         ),
+        // ESPHome's native API messages as protobuf-c code generated from the project's own
+        // Sources/ESPHomeProto/api.proto (scripts/generate-esphome-proto), linked with Debian's
+        // libprotobuf-c from its static archive (Docs/gateway.md weighs it).
+        .target(name: "ESPHomeProto",
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libprotobuf-c.a"])]),
         .target(name: "Wire"),
         .target(name: "Capture", dependencies: ["Wire"]),
         .target(name: "HostCore", dependencies: ["Wire"]),
@@ -78,6 +83,11 @@ let package = Package(
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libnettle.a"])]),
         // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
         .target(name: "Service", swiftSettings: optimizeForSize),
+        // The Home Assistant Bluetooth proxy's protocol without I/O: ESPHome's native API
+        // framing, its Noise_NNpsk0 encryption (Nettle) and messages (Docs/gateway.md).
+        .target(name: "ESPHomeAPI", dependencies: ["ESPHomeProto", "CNettle"],
+                swiftSettings: optimizeForSize,
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
         .target(name: "SecurityCrypto", dependencies: ["HostCore", "Wire", "CNettle"],
                 swiftSettings: optimizeForSize,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libhogweed.a", "-Xlinker", "-l:libnettle.a", "-Xlinker", "-l:libgmp.a"])]),
@@ -118,6 +128,7 @@ let package = Package(
         .executableTarget(name: "rtstack-mqtt-probe", dependencies: ["MQTT"], path: "Tests/MQTTProbe"),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
+        .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Wire", "RTStackCLI", "TestSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "Wire", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker", "Capture", "TestSupport"]),

@@ -10,6 +10,9 @@
  * nettle_aes128_encrypt), which Swift does not import; the helpers below are the only entry
  * points Swift uses. They marshal bytes to and from Nettle's types and do no crypto of their
  * own. Every integer is 32 bytes, most significant first; a public key is X then Y.
+ *
+ * The ESPHome native API's Noise_NNpsk0_25519_ChaChaPoly_SHA256 (Gateway's proxy) uses X25519,
+ * ChaCha20-Poly1305 (RFC 8439, 12-byte nonce), SHA-256, HMAC-SHA-256 and Base64 below.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +26,11 @@
 #include <nettle/ecc.h>
 #include <nettle/ecc-curve.h>
 #include <nettle/bignum.h>
+#include <nettle/curve25519.h>
+#include <nettle/chacha-poly1305.h>
+#include <nettle/sha2.h>
+#include <nettle/hmac.h>
+#include <nettle/base64.h>
 
 /* e: AES-128 of one block. */
 static inline void rtstack_aes128_encrypt(const uint8_t *key, const uint8_t *in, uint8_t *out) {
@@ -125,6 +133,80 @@ static inline int rtstack_p256_dhkey(const uint8_t *d, const uint8_t *peer_xy, u
     ecc_scalar_clear(&s);
     mpz_clear(z); mpz_clear(x); mpz_clear(y);
     return ok;
+}
+
+/* X25519 (RFC 7748): the public key of a 32-byte private key, and a shared secret. */
+static inline void rtstack_x25519_public_key(const uint8_t *private_key, uint8_t *public_key) {
+    curve25519_mul_g(public_key, private_key);
+}
+static inline void rtstack_x25519(const uint8_t *private_key, const uint8_t *peer_public_key, uint8_t *secret) {
+    curve25519_mul(secret, private_key, peer_public_key);
+}
+
+/* ChaCha20-Poly1305 (RFC 8439) with a 32-byte key and a 12-byte nonce: `length` bytes of
+ * plaintext into `length` bytes of ciphertext followed by the 16-byte tag. */
+static inline void rtstack_chacha_poly1305_seal(const uint8_t *key, const uint8_t *nonce,
+                                                size_t ad_length, const uint8_t *ad,
+                                                size_t length, const uint8_t *in, uint8_t *out) {
+    struct chacha_poly1305_ctx ctx;
+    chacha_poly1305_set_key(&ctx, key);
+    chacha_poly1305_set_nonce(&ctx, nonce);
+    chacha_poly1305_update(&ctx, ad_length, ad);
+    chacha_poly1305_encrypt(&ctx, length, out, in);
+    chacha_poly1305_digest(&ctx, CHACHA_POLY1305_DIGEST_SIZE, out + length);
+}
+
+/* The other way: `length` bytes of ciphertext and the 16-byte tag after them into `length`
+ * bytes of plaintext. Returns 1 when the tag authenticates them (0: `out` is not to be used). */
+static inline int rtstack_chacha_poly1305_open(const uint8_t *key, const uint8_t *nonce,
+                                               size_t ad_length, const uint8_t *ad,
+                                               size_t length, const uint8_t *in, uint8_t *out) {
+    struct chacha_poly1305_ctx ctx;
+    uint8_t tag[CHACHA_POLY1305_DIGEST_SIZE];
+    uint8_t difference = 0;
+    chacha_poly1305_set_key(&ctx, key);
+    chacha_poly1305_set_nonce(&ctx, nonce);
+    chacha_poly1305_update(&ctx, ad_length, ad);
+    chacha_poly1305_decrypt(&ctx, length, out, in);
+    chacha_poly1305_digest(&ctx, CHACHA_POLY1305_DIGEST_SIZE, tag);
+    for (size_t i = 0; i < CHACHA_POLY1305_DIGEST_SIZE; i++) difference |= tag[i] ^ in[length + i];
+    return difference == 0;
+}
+
+/* SHA-256 of `length` bytes. */
+static inline void rtstack_sha256(const uint8_t *message, size_t length, uint8_t *digest) {
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    sha256_update(&ctx, length, message);
+    sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
+}
+
+/* HMAC-SHA-256 (RFC 2104) of two concatenated parts (the second may be empty), as Noise's HKDF
+ * needs them: HMAC(key, previous output || counter byte). */
+static inline void rtstack_hmac_sha256(const uint8_t *key, size_t key_length,
+                                       const uint8_t *first, size_t first_length,
+                                       const uint8_t *second, size_t second_length, uint8_t *mac) {
+    struct hmac_sha256_ctx ctx;
+    hmac_sha256_set_key(&ctx, key_length, key);
+    hmac_sha256_update(&ctx, first_length, first);
+    hmac_sha256_update(&ctx, second_length, second);
+    hmac_sha256_digest(&ctx, SHA256_DIGEST_SIZE, mac);
+}
+
+/* Base64 (RFC 4648) text into bytes. Returns the number of bytes written (at most `capacity`),
+ * or -1 when the text is not Base64 or would not fit. */
+static inline long rtstack_base64_decode(const char *text, size_t length, uint8_t *out, size_t capacity) {
+    struct base64_decode_ctx ctx;
+    size_t written;
+    if (length > 4 * ((capacity + 2) / 3) + 4) return -1;
+    written = BASE64_DECODE_LENGTH(length);
+    uint8_t buffer[BASE64_DECODE_LENGTH(length) + 1];
+    base64_decode_init(&ctx);
+    if (!base64_decode_update(&ctx, &written, buffer, length, text)) return -1;
+    if (!base64_decode_final(&ctx)) return -1;
+    if (written > capacity) return -1;
+    for (size_t i = 0; i < written; i++) out[i] = buffer[i];
+    return (long)written;
 }
 
 /* `length` bytes from the kernel's CSPRNG: getrandom(2), which blocks until the generator is

@@ -1,0 +1,51 @@
+/// The message type ids of the native API that this proxy reads or writes (ESPHome's api.proto
+/// `option (id)`); a frame with any other id from a client closes that client.
+public enum APIMessageType: UInt16, Sendable {
+    case helloRequest = 1
+    case helloResponse = 2
+    case authenticationRequest = 3
+    case authenticationResponse = 4
+    case disconnectRequest = 5
+    case disconnectResponse = 6
+    case pingRequest = 7
+    case pingResponse = 8
+    case deviceInfoRequest = 9
+    case deviceInfoResponse = 10
+    case listEntitiesRequest = 11
+    case listEntitiesDoneResponse = 19
+    case subscribeStatesRequest = 20
+    case subscribeLogsRequest = 28
+    case subscribeHomeassistantServicesRequest = 34
+    case getTimeRequest = 36
+    case getTimeResponse = 37
+    case subscribeHomeAssistantStatesRequest = 38
+    case subscribeBluetoothLEAdvertisementsRequest = 66
+    case bluetoothDeviceRequest = 68
+    case bluetoothDeviceConnectionResponse = 69
+    case bluetoothGATTGetServicesRequest = 70
+    case bluetoothGATTGetServicesResponse = 71
+    case bluetoothGATTGetServicesDoneResponse = 72
+    case bluetoothGATTReadRequest = 73
+    case bluetoothGATTReadResponse = 74
+    case bluetoothGATTWriteRequest = 75
+    case bluetoothGATTReadDescriptorRequest = 76
+    case bluetoothGATTWriteDescriptorRequest = 77
+    case bluetoothGATTNotifyRequest = 78
+    case bluetoothGATTNotifyDataResponse = 79
+    case subscribeBluetoothConnectionsFreeRequest = 80
+    case bluetoothConnectionsFreeResponse = 81
+    case bluetoothGATTErrorResponse = 82
+    case bluetoothGATTWriteResponse = 83
+    case bluetoothGATTNotifyResponse = 84
+    case bluetoothDevicePairingResponse = 85
+    case bluetoothDeviceUnpairingResponse = 86
+    case unsubscribeBluetoothLEAdvertisementsRequest = 87
+    case bluetoothDeviceClearCacheResponse = 88
+    case bluetoothLERawAdvertisementsResponse = 93
+    case bluetoothScannerStateResponse = 126
+    case bluetoothScannerSetModeRequest = 127
+    case bluetoothSetConnectionParamsRequest = 145
+    case bluetoothSetConnectionParamsResponse = 146
+    case deviceCapabilitiesRequest = 149
+    case deviceCapabilitiesResponse = 150
+}
