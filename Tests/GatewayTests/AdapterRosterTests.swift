@@ -69,28 +69,35 @@ import Testing
 
     @Test func theClientStopsAtOnceWhenNothingIsQueued() {
         var b = BrokerStopSequence()
-        #expect(b.shouldStopClient(connected: true, queued: 0, at: 10))
+        let stops = b.shouldStopClient(connected: true, queued: 0, at: 10)
+        #expect(stops)
         #expect(b.deadline == 10 + BrokerStopSequence.stopLimit)
     }
 
     @Test func queuedMessagesGetThreeSecondsToBeAcknowledgedBeforeTheClientStops() {
         var b = BrokerStopSequence()
         let start: HostTime = 10 * Self.s
-        #expect(!b.shouldStopClient(connected: true, queued: 4, at: start))
+        let atStart = b.shouldStopClient(connected: true, queued: 4, at: start)
+        #expect(!atStart)
         #expect(b.deadline == start + 3 * Self.s)
-        #expect(!b.shouldStopClient(connected: true, queued: 2, at: start + 3 * Self.s - 1))
-        #expect(b.shouldStopClient(connected: true, queued: 2, at: start + 3 * Self.s))
+        let justBefore = b.shouldStopClient(connected: true, queued: 2, at: start + 3 * Self.s - 1)
+        #expect(!justBefore)
+        let atTheLimit = b.shouldStopClient(connected: true, queued: 2, at: start + 3 * Self.s)
+        #expect(atTheLimit)
     }
 
     @Test func aBrokerThatIsAwayDoesNotHoldTheStop() {
         var b = BrokerStopSequence()
-        #expect(b.shouldStopClient(connected: false, queued: 100, at: 10))
+        let stops = b.shouldStopClient(connected: false, queued: 100, at: 10)
+        #expect(stops)
     }
 
     @Test func theClientIsAskedToStopOnce() {
         var b = BrokerStopSequence()
-        #expect(b.shouldStopClient(connected: true, queued: 0, at: 10))
-        #expect(!b.shouldStopClient(connected: true, queued: 0, at: 11))
+        let first = b.shouldStopClient(connected: true, queued: 0, at: 10)
+        #expect(first)
+        let second = b.shouldStopClient(connected: true, queued: 0, at: 11)
+        #expect(!second)
         #expect(b.stopRequested)
     }
 
