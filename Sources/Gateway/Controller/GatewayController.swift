@@ -85,17 +85,7 @@ public final class GatewayController {
 
     public var availabilityTopic: String { topics.availability }
 
-    // MARK: Adapters
-
-    /// Declares the adapters, in the configuration's order (before any is opened).
-    public func setAdapters(_ list: [(name: String, backend: AdapterBackend)]) {
-        adapters = list.enumerated().map { GatewayAdapter(index: $0.offset, name: $0.element.name, backend: $0.element.backend) }
-    }
-
-    /// An adapter added later (a reload), at the end of the list; it is down until opened.
-    public func addAdapter(name: String, backend: AdapterBackend) {
-        adapters.append(GatewayAdapter(index: adapters.count, name: name, backend: backend))
-    }
+    // MARK: Status
 
     /// For logs and `systemctl status`: "3 of 4 devices connected, 2 of 2 adapters up".
     public var statusLine: String {
@@ -106,126 +96,6 @@ public final class GatewayController {
 
     /// Links on every adapter (queued, connecting or connected).
     public var linkCount: Int { linkOwners.count }
-
-    /// An adapter was opened: its host is starting (`.controllerReady` follows).
-    public func adapterOpened(_ index: Int, host: any Host, at now: HostTime) {
-        guard adapters.indices.contains(index) else { return }
-        if startedAt == nil { start(at: now) }
-        let a = adapters[index]
-        a.reset()
-        a.host = host
-        a.phase = .starting
-        publishAdapterStatus(a, at: now)
-    }
-
-    /// An adapter could not be opened, or was lost: its links are gone. Devices on it are placed
-    /// on the other adapters.
-    public func adapterClosed(_ index: Int, reason: String, at now: HostTime) {
-        guard adapters.indices.contains(index) else { return }
-        if startedAt == nil { start(at: now) }
-        let a = adapters[index]
-        let wasOpen = a.host != nil
-        a.reset()
-        a.phase = .down(reason)
-        failPending(adapter: index, reason: "\(a.name) was lost: \(reason)", at: now)
-        var moved: [GatewayDevice] = []
-        for d in devices where d.adapter == index {
-            d.placement = .unplaced
-            d.linkState = nil
-            d.reason = "\(a.name) lost: \(reason)"
-            moved.append(d)
-        }
-        linkOwners.removeAll(on: index)
-        if wasOpen { note(.warning, "\(a.name): \(reason)" + (moved.isEmpty ? "" : "; moving \(moved.count) link(s) to the other adapters")) }
-        publishAdapterStatus(a, at: now)
-        for d in moved {
-            publishState(d, at: now)
-            place(d, at: now)
-        }
-        updateScanning(at: now)
-    }
-
-    private func start(at now: HostTime) {
-        startedAt = now
-        nextStatusAt = now
-        for d in devices { publishState(d, at: now) }
-    }
-
-    // MARK: Host events
-
-    public func hostEvent(_ event: HostEvent, adapter index: Int, at now: HostTime) {
-        guard adapters.indices.contains(index), let host = adapters[index].host else { return }
-        let a = adapters[index]
-        switch event {
-        case .controllerReady(let info):
-            controllerReady(a, info: info, at: now)
-        case .controllerFailed(let error):
-            // A host that has failed is closed by the driver and opened again later; one that
-            // has not is resetting its controller (before or after it was first ready).
-            if host.hasFailed {
-                note(.error, "\(a.name): the controller failed: \(error.description)")
-                a.phase = .down(error.description)
-                publishAdapterStatus(a, at: now)
-            } else {
-                note(.warning, "\(a.name): \(error.description); resetting it")
-            }
-        case .advertisement(let report):
-            advertisement(report, adapter: a, at: now)
-        case .linkState(let link, let state):
-            guard let d = linkOwners[index, link] else { return }
-            linkStateChanged(d, state, adapter: a, at: now)
-        case .connectFailed(let link, let error, let willRetry):
-            guard let d = linkOwners[index, link] else { return }
-            connectFailed(d, link: link, error: error, willRetry: willRetry, adapter: a, at: now)
-        case .disconnected(let link, let reason, let willReconnect):
-            guard let d = linkOwners[index, link] else { return }
-            disconnected(d, link: link, reason: reason, willReconnect: willReconnect, adapter: a, at: now)
-        case .databaseReady(let link, let db, let fromCache):
-            guard let d = linkOwners[index, link] else { return }
-            databaseReady(d, db, fromCache: fromCache, link: link, host: host, at: now)
-        case .databaseChanged(let link):
-            if let d = linkOwners[index, link], let address = d.address { options.cache?.remove(for: address) }
-        case .subscribed(let link, let characteristic, let valueHandle):
-            linkOwners[index, link]?.remember(characteristic, valueHandle: valueHandle)
-        case .notification(let link, let handle, let value), .indication(let link, let handle, let value):
-            guard let d = linkOwners[index, link] else { return }
-            notification(d, handle: handle, value: value, at: now)
-        case .operationCompleted(let op, let result):
-            guard let p = pending.complete(op, on: index) else { return }
-            operationCompleted(p, result, at: now)
-        case .warning(let w):
-            note(.debug, "\(a.name): \(w.description)")
-        case .security(let link, let event):
-            // The gateway configures no pairing; what a peer's Security Request or an ATT
-            // security error starts is reported (never the keys), and a prompt goes unanswered.
-            let who = linkOwners[index, link]?.id ?? a.name
-            switch event {
-            case .failed(let failure): note(.warning, "\(who): security: \(failure.explanation)")
-            case .prompt: note(.warning, "\(who): pairing wants user input; the gateway does not pair interactively")
-            case .encrypted(_, let keySize, let withBond): note(.info, "\(who): link encrypted (\(keySize)-octet key\(withBond ? ", bonded" : ""))")
-            case .pairingStarted, .paired, .bondStored, .bondRemoved: break
-            }
-        case .connected, .mtuChanged, .scanning:
-            break
-        }
-        if isShuttingDown { finishShutdownIfDone(at: now) }
-    }
-
-    private func controllerReady(_ a: GatewayAdapter, info: ControllerInfo, at now: HostTime) {
-        a.phase = .up
-        a.info = info
-        if let limit = info.centralLinkLimit {
-            a.slotLimit = limit
-            a.slotReason = "LE Supported States: no initiating while central"
-        }
-        note(.info, "\(a.name): controller ready (\(info.ownAddress))")
-        publishAdapterStatus(a, at: now)
-        a.scanning = false
-        updateScanning(at: now)
-        for d in devices where d.needsPlacement && d.address != nil && d.heardSince == nil {
-            place(d, at: now)
-        }
-    }
 
     // MARK: Time
 
