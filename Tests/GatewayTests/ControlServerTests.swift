@@ -7,13 +7,20 @@ import Testing
 
 /// The control socket over real Unix sockets in a fresh directory: what it reads, what it
 /// sends, whom it drops, and the socket file it leaves (or does not).
-@Suite struct ControlServerTests {
+@Suite final class ControlServerTests {
     let directory: String
 
     init() throws {
         var template = Array("/tmp/rtstack-control-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         directory = try #require(made.map { String(cString: $0) })
+    }
+
+    /// Each test's directory goes with it (the servers remove their socket files themselves).
+    deinit {
+        unlink(directory + "/plain")
+        unlink(directory + "/gateway.sock")
+        rmdir(directory)
     }
 
     var path: String { directory + "/gateway.sock" }
