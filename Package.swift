@@ -3,16 +3,18 @@ import PackageDescription
 
 // Layers: imports point down only, and the dependency lists below are exactly the edges.
 //   Wire                      codecs (no Foundation, no C library)
-//   Capture, HostCore, Sensors on Wire only; HostCore is the sans-I/O host of both backends
+//   Timing, JSON              the one backoff; JSON text (no dependency)
+//   Capture, Sensors          on Wire only
+//   HostCore                  the sans-I/O host of both backends (Wire, Timing)
 //   RunTracker                the run session (HostCore, Sensors)
-//   Dissector                 packet decoding for decode/monitor/--trace (Capture, Sensors)
+//   Dissector                 packet decoding for decode/monitor/--trace (Capture, Sensors, JSON)
 //   SecurityCrypto            HostCore's SecurityCryptography over Nettle (CNettle)
 //   Runtime                   loops, transports, both backends' drivers, Central (Capture,
 //                             HostCore; CBluetooth for the kernel's socket ABI)
 //   MQTT, Service             beside Runtime: the MQTT client (CMosquitto, dlopen'd), systemd
-//   Gateway                   the gateway's sans-I/O controller, topics, payloads, configuration
-//                             (HostCore, Sensors, RunTracker, Dissector, MQTT, Service; CYAML,
-//                             CNettle for BTHome)
+//   Gateway                   the gateway's sans-I/O runtime and controller, topics, payloads,
+//                             configuration (HostCore, Sensors, JSON, MQTT, Service, Timing;
+//                             CYAML, CNettle for BTHome)
 //   RTStackCLI → rtstack      the commands, assembling all of the above
 // See Docs/architecture.md.
 /// Targets off the data path (command-line handling, presentation, the gateway's publishing,
@@ -71,14 +73,21 @@ let package = Package(
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libprotobuf-c.a"])]),
         .target(name: "Wire"),
         .target(name: "Capture", dependencies: ["Wire"]),
-        .target(name: "HostCore", dependencies: ["Wire"]),
+        // The wait between attempts (a link's reconnection, the broker, an adapter's reopening),
+        // below every layer that retries.
+        .target(name: "Timing"),
+        .target(name: "HostCore", dependencies: ["Wire", "Timing"]),
         .target(name: "Sensors", dependencies: ["Wire"]),
-        .target(name: "Dissector", dependencies: ["Wire", "Capture", "Sensors"]),
-        .target(name: "RunTracker", dependencies: ["Wire", "HostCore", "Sensors"]),
+        // JSON text for JSON Lines output and the gateway's payloads: no Foundation, no dependency,
+        // so the decoder and the gateway share it without either reaching the other.
+        .target(name: "JSON"),
+        .target(name: "Dissector", dependencies: ["Wire", "Capture", "Sensors", "JSON"]),
+        .target(name: "RunTracker", dependencies: ["Wire", "Timing", "HostCore", "Sensors"]),
         // The MQTT client, driven from a poll loop the caller owns (Docs/gateway.md).
-        .target(name: "MQTT", dependencies: ["CMosquitto"], swiftSettings: optimizeForSize),
-        // The gateway's pure parts: topics, payloads, Home Assistant discovery, configuration.
-        .target(name: "Gateway", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Dissector", "MQTT", "Service", "CYAML", "CNettle"],
+        .target(name: "MQTT", dependencies: ["CMosquitto", "Timing"], swiftSettings: optimizeForSize),
+        // The gateway's policy, sans I/O (runtime, controller), and its pure parts: topics,
+        // payloads, Home Assistant discovery, configuration.
+        .target(name: "Gateway", dependencies: ["Wire", "JSON", "Timing", "HostCore", "Sensors", "MQTT", "Service", "CYAML", "CNettle"],
                 swiftSettings: optimizeForSize,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libnettle.a"])]),
         // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
@@ -95,7 +104,7 @@ let package = Package(
         .target(name: "CoreBluetooth", dependencies: ["Runtime", "HostCore", "Wire"]),
         // A CoreBluetooth app as an iOS developer writes one: heart rate, scan, connect, print.
         .executableTarget(name: "cb-heart-rate", dependencies: ["CoreBluetooth"]),
-        .target(name: "RTStackCLI", dependencies: ["Wire", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service", "SecurityCrypto"],
+        .target(name: "RTStackCLI", dependencies: ["Wire", "JSON", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service", "SecurityCrypto"],
                 swiftSettings: optimizeForSize),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
         // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack
@@ -115,21 +124,22 @@ let package = Package(
         // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
         // reports); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Wire", "MQTT"], path: "Tests/TestSupport"),
+        .testTarget(name: "TimingTests", dependencies: ["Timing"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
-        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "Capture", "Wire", "RTStackCLI", "Gateway", "HostCore", "Runtime", "TestSupport"]),
+        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "JSON", "Capture", "Wire", "RTStackCLI", "Gateway", "HostCore", "Runtime", "TestSupport"]),
         .testTarget(name: "SecurityTests", dependencies: ["HostCore", "SecurityCrypto", "Runtime", "Wire", "TestSupport"]),
-        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "SecurityCrypto", "Wire", "TestSupport"]),
+        .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Timing", "SecurityCrypto", "Wire", "TestSupport"]),
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire", "TestSupport"]),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "HostCore", "Wire", "Capture"]),
         .testTarget(name: "ReplayTests", dependencies: ["HostCore", "RunTracker", "Capture", "Wire", "Sensors"]),
         // A client in a process of its own for the MQTT tests (last will after SIGKILL).
         .executableTarget(name: "rtstack-mqtt-probe", dependencies: ["MQTT"], path: "Tests/MQTTProbe"),
-        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Timing", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
         .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Wire", "RTStackCLI", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Service", "Wire", "RTStackCLI", "TestSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "Wire", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker", "Capture", "TestSupport"]),
     ],

@@ -1,3 +1,4 @@
+import JSON
 import Wire
 
 /// Advertising reports folded into one row per advertiser — how many, the RSSI range, the

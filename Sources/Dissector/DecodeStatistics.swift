@@ -1,3 +1,4 @@
+import JSON
 import Wire
 
 /// Totals for the end-of-decode summary; also what the tests compare with tshark's counts.

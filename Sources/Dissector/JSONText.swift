@@ -1,3 +1,4 @@
+import JSON
 import Wire
 
 /// JSON written straight into a byte buffer, for `JSONRenderer`: one object per packet at

@@ -1,5 +1,6 @@
 import CMosquitto
 import Glibc
+import Timing
 
 /// An MQTT 3.1.1 client over libmosquitto, driven by a poll(2) loop that its owner runs — never
 /// by libmosquitto's own thread — so that it sits in the same event loop as the adapters:
@@ -30,7 +31,7 @@ public final class MQTTClient {
     private let lib: MosquittoLibrary
     private var mosq: OpaquePointer?
     private var outbox: MQTTOutbox
-    private var backoff: MQTTReconnectBackoff
+    private var backoff: Backoff
     private var subscriptions: [(filter: String, qos: MQTTQoS)] = []
     /// SUBSCRIBE message ids waiting for their SUBACK, and the filter each one asked for.
     private var pendingSubscriptions: [Int32: String] = [:]
@@ -308,7 +309,7 @@ public final class MQTTClient {
             finishStop()
             return
         }
-        let retryAt = now + backoff.nextDelay()
+        let retryAt = now + Double(backoff.nextDelay()) / 1e9
         state = .waiting(retryAt: retryAt)
         if lost {
             statistics.connectionsLost += 1

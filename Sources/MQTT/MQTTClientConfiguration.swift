@@ -1,3 +1,5 @@
+import Timing
+
 /// Everything an `MQTTClient` needs to know before it connects.
 public struct MQTTClientConfiguration: Sendable {
     public var broker: MQTTBrokerURL
@@ -23,7 +25,7 @@ public struct MQTTClientConfiguration: Sendable {
     public var queueLimit: Int
     /// Most messages handed to libmosquitto and not yet acknowledged at once.
     public var inFlightLimit: Int
-    public var reconnect: MQTTReconnectBackoff
+    public var reconnect: Backoff
     /// Seconds to wait for CONNACK before giving the attempt up.
     public var connectTimeout: Double
 
@@ -44,7 +46,7 @@ public struct MQTTClientConfiguration: Sendable {
     public init(broker: MQTTBrokerURL, clientID: String, username: String? = nil, password: String? = nil,
                 caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil,
                 keepAlive: Int = 30, availability: Availability? = nil, queueLimit: Int = 10_000,
-                inFlightLimit: Int = 64, reconnect: MQTTReconnectBackoff = MQTTReconnectBackoff(),
+                inFlightLimit: Int = 64, reconnect: Backoff = .broker,
                 connectTimeout: Double = 10) {
         self.broker = broker
         self.clientID = clientID

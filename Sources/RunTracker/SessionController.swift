@@ -1,4 +1,6 @@
 import HostCore
+import Sensors
+import Timing
 import Wire
 
 /// The run session as a sans-I/O state machine: it scans for one sensor of each role, connects
@@ -16,7 +18,7 @@ public final class SessionController {
         public var fixedAddressTypes: [SensorRole: LEAddressType] = [:]
         public var scan = ScanConfiguration()
         public var mtu: UInt16? = 247
-        public var reconnect = ReconnectPolicy()
+        public var reconnect = Backoff.linkReconnect
         public var connectTimeout: UInt64 = HostDuration.seconds(10)
         /// How long a clean end waits for Disconnection Complete before giving up.
         public var stopTimeout: UInt64 = HostDuration.seconds(3)
@@ -224,7 +226,9 @@ public final class SessionController {
         var plan = LinkPlan()
         plan.mtu = configuration.mtu
         plan.discover = true
-        plan.subscriptions = (slots[role]?.candidates ?? []).map(\.subscription)
+        plan.subscriptions = (slots[role]?.candidates ?? []).map {
+            Subscription(service: $0.measurementService, characteristic: $0.measurementCharacteristic)
+        }
         plan.cachedDatabase = cache?.database(for: address)
         plan.reconnect = configuration.reconnect
         plan.connectTimeout = configuration.connectTimeout

@@ -1,4 +1,5 @@
 import HostCore
+import Sensors
 import Wire
 
 /// What a run session reports: sensor states, readings, problems, and the final summary.

@@ -1,4 +1,5 @@
 import HostCore
+import Sensors
 import Wire
 
 /// Replays a recorded run session (Docs/replay.md): builds an `HCIHost` and a `SessionController`

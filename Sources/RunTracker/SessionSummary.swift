@@ -1,3 +1,5 @@
+import Sensors
+
 /// End-of-session figures, accumulated from every measurement.
 public struct SessionSummary: Sendable, Equatable {
     public var durationSeconds: Double = 0

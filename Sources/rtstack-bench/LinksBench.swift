@@ -1,8 +1,9 @@
-import Synchronization
 import Glibc
 import HostCore
 import RunTracker
 import Runtime
+import Sensors
+import Synchronization
 import Wire
 
 /// (d) memory per link: the real runtime (TCP transport, event loop, `HostDriver`, `Host`)

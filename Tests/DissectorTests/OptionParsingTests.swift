@@ -1,5 +1,6 @@
-import Gateway
 import Testing
+import Gateway
+import HostCore
 @testable import RTStackCLI
 import Runtime
 

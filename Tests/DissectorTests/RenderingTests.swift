@@ -1,7 +1,8 @@
-import Testing
-import Foundation
 import Capture
 import Dissector
+import Foundation
+import JSON
+import Testing
 import Wire
 
 @Suite struct RenderingTests {

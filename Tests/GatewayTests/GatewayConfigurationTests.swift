@@ -1,4 +1,5 @@
 import Testing
+import HostCore
 import MQTT
 import Wire
 @testable import Gateway
@@ -38,8 +39,8 @@ import Wire
 
     @Test func theExampleFile() throws {
         let c = try GatewayConfigurationReader.read(yaml: Self.example, commandLine: [:])
-        #expect(c.gatewayID == "garage" && c.statusInterval == 30)
-        #expect(c.adapters == ["hci0", "tcp:127.0.0.1:9000"] && c.backend == "kernel")
+        #expect(c.gatewayID == "garage" && c.statusInterval == HostDuration.seconds(30))
+        #expect(c.adapters == ["hci0", "tcp:127.0.0.1:9000"] && c.backend == .kernel)
         #expect(c.mqtt.broker == MQTTBrokerURL(host: "broker.lan", usesTLS: true))
         #expect(c.mqtt.username == "gw" && c.mqtt.passwordFile == "/etc/rtstack/mqtt-password" && c.mqtt.caFile == "/etc/rtstack/ca.pem")
         #expect(c.mqtt.qos == .atMostOnce && c.mqtt.retain && c.mqtt.queueLimit == 5000 && c.mqtt.discoveryPrefix == "ha")

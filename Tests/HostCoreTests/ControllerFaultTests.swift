@@ -1,4 +1,5 @@
 import Testing
+import Timing
 @testable import HostCore
 import Wire
 
@@ -8,8 +9,8 @@ import Wire
 /// bounds every wait: `nextDeadline` is finite or nil).
 @Suite struct ControllerFaultTests {
     static func policy() -> LinkPlan {
-        var p = ReconnectPolicy()
-        p.initialDelay = HostDuration.milliseconds(100)
+        var p = Backoff.linkReconnect
+        p.initial = HostDuration.milliseconds(100)
         return .noGATT(reconnect: p)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import Timing
 @testable import HostCore
 import Wire
 
@@ -8,7 +9,7 @@ import Wire
 @Suite struct HostConnectionTests {
     /// A plan with no GATT work (the link is `.ready` once connected) and a reconnect policy.
     static func policy(_ max: Int? = nil) -> LinkPlan {
-        var p = ReconnectPolicy()
+        var p = Backoff.linkReconnect
         p.maximumAttempts = max
         return .noGATT(reconnect: p)
     }
@@ -193,7 +194,7 @@ import Wire
         #expect(fake.connectFailures.first?.1 == .connectionFailed(.connectionFailedToBeEstablished))
         #expect(fake.connectFailures.first?.2 == true)
         #expect(host.state(of: link) == .waitingToReconnect)
-        // ReconnectPolicy default: 250 ms first.
+        // Backoff default: 250 ms first.
         #expect(host.nextDeadline == HostDuration.milliseconds(250))
         host.advanceTime(to: HostDuration.milliseconds(250))
         fake.run()

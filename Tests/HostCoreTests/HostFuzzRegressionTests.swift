@@ -1,4 +1,5 @@
 import Testing
+import Timing
 @testable import HostCore
 import Wire
 
@@ -14,8 +15,8 @@ import Wire
     @Test func failedConnectionCompleteBeforeCommandStatusIsStale() {
         let (host, fake) = readyHost()
         fake.answers[.leExtendedCreateConnection] = .silent
-        var policy = ReconnectPolicy()
-        policy.initialDelay = HostDuration.milliseconds(100)
+        var policy = Backoff.linkReconnect
+        policy.initial = HostDuration.milliseconds(100)
         let id = host.connect(to: peer(1), plan: .noGATT(reconnect: policy), at: fake.now)
         fake.run()
         #expect(fake.count(.leExtendedCreateConnection) == 1)

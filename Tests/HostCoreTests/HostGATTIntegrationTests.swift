@@ -1,4 +1,5 @@
 import Testing
+import Timing
 @testable import HostCore
 import Wire
 
@@ -18,7 +19,7 @@ import Wire
     static func plan(_ subscriptions: [Subscription], reconnect: Bool = false) -> LinkPlan {
         var plan = LinkPlan()
         plan.subscriptions = subscriptions
-        if reconnect { plan.reconnect = ReconnectPolicy() }
+        if reconnect { plan.reconnect = Backoff.linkReconnect }
         return plan
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import Timing
 @testable import HostCore
 import Wire
 
@@ -38,7 +39,7 @@ import Wire
             switch walk.below(16) {
             case 0, 1:
                 var plan = LinkPlan()
-                if walk.below(2) == 0 { plan.reconnect = ReconnectPolicy() }
+                if walk.below(2) == 0 { plan.reconnect = Backoff.linkReconnect }
                 plan.connectTimeout = HostDuration.milliseconds(UInt64(100 + walk.below(2000)))
                 links.append(host.connect(to: peer(UInt8(1 + walk.below(6))), plan: plan, at: fake.now))
             case 2:

@@ -1,4 +1,5 @@
 import Testing
+import Timing
 import Wire
 @testable import HostCore
 
@@ -263,7 +264,7 @@ import Wire
         let (h, k) = make()
         k.bringUp()
         var plan = LinkPlan()
-        plan.reconnect = ReconnectPolicy()
+        plan.reconnect = Backoff.linkReconnect
         plan.connectTimeout = HostDuration.seconds(2)
         let a = h.connect(to: Self.peerA, plan: plan, at: k.now)
         h.channelFailed(a, error: .controller("connect to \(Self.peerA) failed: Connection refused (ECONNREFUSED)"), at: k.now)
@@ -296,7 +297,7 @@ import Wire
         h.start(at: k.now)
         k.complete(.success, k.info([.powered, .lowEnergy]))
         var plan = LinkPlan()
-        plan.reconnect = ReconnectPolicy()
+        plan.reconnect = Backoff.linkReconnect
         let a = h.connect(to: Self.peerA, plan: plan, at: k.now)
         k.connectSocket(a)
         #expect(h.state(of: a) == .ready)

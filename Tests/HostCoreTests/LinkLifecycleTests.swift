@@ -1,4 +1,5 @@
 import Testing
+import Timing
 import Wire
 @testable import HostCore
 
@@ -111,7 +112,7 @@ final class LifecycleRig {
 
 /// The life of a link (`LinkPhase`, `LinkTable.transition`) on both connectors.
 @Suite struct LinkLifecycleTests {
-    static let policy = ReconnectPolicy()
+    static let policy = Backoff.linkReconnect
 
     @Test(arguments: Connector.allCases)
     func aLinkGoesFromQueuedToReady(_ connector: Connector) {

@@ -1,6 +1,7 @@
+import Testing
 import Foundation
 import TestSupport
-import Testing
+import Timing
 @testable import MQTT
 
 /// The client against Debian's mosquitto broker, with Debian's mosquitto_pub / mosquitto_sub
@@ -14,7 +15,7 @@ struct MQTTBrokerTests {
                        availability: String? = nil) throws -> MQTTClientConfiguration {
         MQTTClientConfiguration(broker: try MQTTBrokerURL(parsing: broker.url), clientID: id, keepAlive: 5,
                                 availability: availability.map { .init(topic: $0) }, queueLimit: queueLimit,
-                                reconnect: MQTTReconnectBackoff(initial: 0.1, maximum: 0.5))
+                                reconnect: Backoff(initial: 100_000_000, maximum: 500_000_000, jitter: 0.2))
     }
 
     static func seq(_ m: MQTTMessage) -> Int? { Int(m.text) }
@@ -177,7 +178,7 @@ struct MQTTBrokerTests {
         #expect(good.received.contains { $0.topic == "rt/tls/status" && $0.text == "online" && $0.retain })
 
         let wrongCA = try ClientHarness(MQTTClientConfiguration(broker: url, clientID: "tls-bad", caFile: certs.otherCAFile,
-                                                                reconnect: MQTTReconnectBackoff(initial: 5)))
+                                                                reconnect: Backoff(initial: 5_000_000_000, maximum: 30_000_000_000, jitter: 0.2)))
         #expect(drive([wrongCA], timeout: 10) { !wrongCA.failures.isEmpty })
         #expect(wrongCA.connections == 0)
         print("tlsWithATestCA: wrong CA refused: \(wrongCA.failures)")
@@ -187,7 +188,7 @@ struct MQTTBrokerTests {
     @Test func refusedConnectionsBackOff() throws {
         let port = try FreePort.find()
         let h = try ClientHarness(MQTTClientConfiguration(broker: MQTTBrokerURL(parsing: "mqtt://127.0.0.1:\(port)"), clientID: "x",
-                                                          reconnect: MQTTReconnectBackoff(initial: 0.1, maximum: 1, jitter: 0)))
+                                                          reconnect: Backoff(initial: 100_000_000, maximum: 1_000_000_000)))
         let start = MQTTClock.now()
         #expect(drive([h], timeout: 10) { h.failures.count >= 4 })
         let retries = h.events.compactMap { e -> Double? in if case .connectFailed(_, let t) = e { return t } else { return nil } }

@@ -128,25 +128,6 @@ import TestSupport
     }
 }
 
-@Suite struct MQTTReconnectBackoffTests {
-    @Test func growsToTheMaximumWithBoundedJitterAndResets() {
-        var b = MQTTReconnectBackoff(initial: 0.5, maximum: 8, multiplier: 2, jitter: 0.2, seed: 1)
-        let bases = [0.5, 1, 2, 4, 8, 8, 8]
-        for base in bases {
-            let d = b.nextDelay()
-            #expect(d >= base * 0.8 && d <= base * 1.2, "\(d) vs \(base)")
-        }
-        #expect(b.consecutiveFailures == 7)
-        b.reset()
-        #expect(b.nextDelay() <= 0.6)
-        // The same seed gives the same waits; another seed other waits.
-        var x = MQTTReconnectBackoff(seed: 7), y = MQTTReconnectBackoff(seed: 7), z = MQTTReconnectBackoff(seed: 8)
-        let xs = (0..<5).map { _ in x.nextDelay() }
-        #expect(xs == (0..<5).map { _ in y.nextDelay() })
-        #expect(xs != (0..<5).map { _ in z.nextDelay() })
-    }
-}
-
 @Suite struct MQTTConfigurationTests {
     @Test func problemsAreNamed() throws {
         let url = try MQTTBrokerURL(parsing: "mqtt://h")

@@ -77,11 +77,12 @@ final class NotifyListener {
 
 @Suite struct WatchdogScheduleTests {
     @Test func pingsAtHalfTheInterval() throws {
-        var w = try #require(WatchdogSchedule(watchdogMicroseconds: "30000000", watchdogPID: nil, ownPID: 42, now: 100))
-        #expect(w.interval == 15)
-        #expect(w.isDue(at: 100))
-        w.pinged(at: 100)
-        #expect(!w.isDue(at: 114.9) && w.isDue(at: 115))
+        let s: UInt64 = 1_000_000_000
+        var w = try #require(WatchdogSchedule(watchdogMicroseconds: "30000000", watchdogPID: nil, ownPID: 42, now: 100 * s))
+        #expect(w.interval == 15 * s)
+        #expect(w.isDue(at: 100 * s))
+        w.pinged(at: 100 * s)
+        #expect(!w.isDue(at: 115 * s - 1) && w.isDue(at: 115 * s))
     }
 
     @Test func onlyForThisProcess() {
@@ -89,7 +90,7 @@ final class NotifyListener {
         #expect(WatchdogSchedule(watchdogMicroseconds: "0", watchdogPID: nil, ownPID: 42, now: 0) == nil)
         #expect(WatchdogSchedule(watchdogMicroseconds: "x", watchdogPID: nil, ownPID: 42, now: 0) == nil)
         #expect(WatchdogSchedule(watchdogMicroseconds: "1000000", watchdogPID: "41", ownPID: 42, now: 0) == nil)
-        #expect(WatchdogSchedule(watchdogMicroseconds: "1000000", watchdogPID: "42", ownPID: 42, now: 0)?.interval == 0.5)
+        #expect(WatchdogSchedule(watchdogMicroseconds: "1000000", watchdogPID: "42", ownPID: 42, now: 0)?.interval == 500_000_000)
     }
 }
 

@@ -1,3 +1,4 @@
+import HostCore
 import MQTT
 import Wire
 
@@ -8,10 +9,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var gatewayID: String?
     public var adapters: [String] = []
     /// user-channel or kernel, for hciN adapters; nil: the runtime's default.
-    public var backend: String?
+    public var backend: AdapterBackend?
     public var stateDirectory: String?
-    /// Seconds between gateway status messages.
-    public var statusInterval: Double = 60
+    /// Between gateway status messages (given in seconds, kept as `HostTime`).
+    public var statusInterval: HostTime = HostDuration.seconds(60)
     public var mqtt = MQTTSettings()
     public var devices: [DeviceRule] = []
     public var passive = PassiveFormats()

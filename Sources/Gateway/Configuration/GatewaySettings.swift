@@ -1,3 +1,4 @@
+import HostCore
 import MQTT
 
 /// What a setting's value looks like where it is written.
@@ -53,8 +54,8 @@ public enum GatewaySettings {
         s.isEmpty ? .failure("wants a value, got an empty one") : .success(s)
     }
 
-    static func backend(_ s: String) -> Result<String, ValueProblem> {
-        ["user-channel", "kernel"].contains(s) ? .success(s) : .failure("wants user-channel or kernel, got '\(s)'")
+    static func backend(_ s: String) -> Result<AdapterBackend, ValueProblem> {
+        AdapterBackend(rawValue: s).map { .success($0) } ?? .failure("wants user-channel or kernel, got '\(s)'")
     }
 
     /// File permissions written in octal: 0660, 660, 0o660.
@@ -81,7 +82,7 @@ public enum GatewaySettings {
         },
         GatewaySetting(path: "gateway.status_interval", option: "status-interval", valueName: "SECONDS",
                        help: "seconds between gateway status messages (default 60)", isList: false) { c, v in
-            scalar(v, { ConfigurationValue.parseSeconds($0, in: 1...86400) }) { c.statusInterval = $0 }
+            scalar(v, { ConfigurationValue.parseSeconds($0, in: 1...86400) }) { c.statusInterval = HostTime($0 * 1e9) }
         },
         GatewaySetting(path: "adapters", option: "adapter", valueName: "ADAPTER",
                        help: "an adapter: hci0, tcp:HOST:PORT, serial:/dev/X[@BAUD] (repeat for several)", isList: true) { c, v in

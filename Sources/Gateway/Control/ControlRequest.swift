@@ -1,4 +1,4 @@
-import Dissector
+import JSON
 import Wire
 
 /// One request of the local control protocol: a JSON object on one line of the control socket

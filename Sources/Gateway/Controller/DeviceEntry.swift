@@ -1,5 +1,4 @@
 import HostCore
-import RunTracker
 import Sensors
 import Wire
 
@@ -72,7 +71,9 @@ public enum DeviceEntry: Sendable, Equatable {
     public func subscriptions(profile: SensorProfile?) -> [Subscription] {
         switch self {
         case .rule(let r): return r.subscribe.map { Subscription(characteristic: $0) }
-        case .role(let role): return [(profile ?? role.profiles[0]).subscription]
+        case .role(let role):
+            let p = profile ?? role.profiles[0]
+            return [Subscription(service: p.measurementService, characteristic: p.measurementCharacteristic)]
         }
     }
 

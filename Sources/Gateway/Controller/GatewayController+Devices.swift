@@ -1,5 +1,4 @@
 import HostCore
-import RunTracker
 import Sensors
 import Wire
 
@@ -10,24 +9,21 @@ extension GatewayController {
     func addFixedDevice(of entry: DeviceEntry, entry index: Int) {
         guard let (address, type) = entry.fixedAddress else { return }
         let id = entry.deviceID(address: address)
-        guard devicesByID[id] == nil else { return }
+        guard directory[id: id] == nil else { return }
         let d = GatewayDevice(id: id, entry: index, address: type.map { DeviceAddress(address, type: $0) }, fixedAddress: address)
         d.placement = entry.connects ? .unplaced : .passive
         add(d)
     }
 
     func add(_ d: GatewayDevice) {
-        devices.append(d)
-        devicesByID[d.id] = d
-        if let a = d.address?.address ?? d.fixedAddress { devicesByAddress[a] = d }
+        directory.add(d)
     }
 
     func advertisement(_ report: AdvertisementReport, adapter a: GatewayAdapter, at now: HostTime) {
         let address = report.address.address
         let data = AdvertisingData(report.data)
-        if let n = data.localName { names[address] = n }
-        let name = names[address]
-        var device = devicesByAddress[address]
+        let name = directory.name(of: address, heard: data.localName)
+        var device = directory[address: address]
         if device == nil, !isShuttingDown {
             device = newDevice(for: report, data: data, name: name, at: now)
         }
@@ -58,11 +54,11 @@ extension GatewayController {
         for (i, e) in entries.enumerated() where e.fixedAddress == nil {
             let (matches, profile) = e.matches(address: report.address.address, type: report.address.type, name: name, data: data)
             guard matches else { continue }
-            guard devices.filter({ $0.entry == i }).count < e.maxDevices else { continue }
+            guard directory.count(ofEntry: i) < e.maxDevices else { continue }
             if e.connects && !report.connectable { continue }
             var id = e.deviceID(address: report.address.address)
-            if devicesByID[id] != nil { id = TopicLevel.fromAddress(report.address.address.string) }
-            guard devicesByID[id] == nil else { continue }
+            if directory[id: id] != nil { id = TopicLevel.fromAddress(report.address.address.string) }
+            guard directory[id: id] == nil else { continue }
             let d = GatewayDevice(id: id, entry: i, address: report.address, fixedAddress: nil)
             d.profile = profile
             d.advertisedName = name
@@ -107,11 +103,11 @@ extension GatewayController {
         var plan = LinkPlan()
         plan.subscriptions = entry.subscriptions(profile: d.profile)
         plan.cachedDatabase = options.cache?.database(for: address)
-        plan.reconnect = ReconnectPolicy()
+        plan.reconnect = .linkReconnect
         let link = host.connect(to: address, plan: plan, at: now)
         d.placement = .linked(adapter: index, link: link)
         d.linkState = host.state(of: link)
-        linkOwners[index, default: [:]][link] = d
+        linkOwners[index, link] = d
         note(.info, "\(d.id): placed on \(adapters[index].name)")
         publishState(d, at: now)
         publishAdapterStatus(adapters[index], at: now)
@@ -122,7 +118,7 @@ extension GatewayController {
     /// adapter again.
     func unplace(_ d: GatewayDevice, at now: HostTime) {
         guard let index = d.adapter, let link = d.link else { return }
-        linkOwners[index]?[link] = nil
+        linkOwners[index, link] = nil
         adapters[index].host?.disconnect(link, at: now)
         d.placement = .unplaced
         d.linkState = nil
@@ -155,7 +151,7 @@ extension GatewayController {
         if configuration.passive != GatewayConfiguration.PassiveFormats() { return true }
         for (i, e) in entries.enumerated() {
             if !e.connects { return true }
-            if e.fixedAddress == nil && devices.filter({ $0.entry == i }).count < e.maxDevices { return true }
+            if e.fixedAddress == nil && directory.count(ofEntry: i) < e.maxDevices { return true }
         }
         return devices.contains { $0.needsPlacement }
     }
@@ -174,7 +170,7 @@ extension GatewayController {
         if error.isConnectionLimit {
             // The controller is full: it holds as many links as are up now. Learned, reported,
             // and the device goes to another adapter.
-            let up = linksUp(on: a.index)
+            let up = linkOwners.up(on: a.index)
             a.slotLimit = up
             a.slotReason = error.description
             d.reason = "\(a.name): \(error.description); \(up) link(s) is its limit"
@@ -188,7 +184,7 @@ extension GatewayController {
         d.reason = error.description
         if !willRetry {
             // The host gave the link up: free the slot and look for the device again.
-            linkOwners[a.index]?[link] = nil
+            linkOwners[a.index, link] = nil
             d.placement = .unplaced
             d.linkState = .disconnected
             publishState(d, at: now)
@@ -204,7 +200,7 @@ extension GatewayController {
         d.characteristics.removeAll()
         if !d.retiring { d.reason = reason.description }
         guard !willReconnect else { return }
-        linkOwners[a.index]?[link] = nil
+        linkOwners[a.index, link] = nil
         d.placement = .unplaced
         d.linkState = .disconnected
         publishState(d, at: now)
@@ -226,7 +222,7 @@ extension GatewayController {
                 }
             }
         }
-        for (handle, _) in controlSubscriptions[d.id] ?? [:] {
+        for handle in controlSubscriptions.handles(of: d.id) {
             if let c = db.characteristic(valueHandle: handle) { register(d, c, host: host, link: link, forControl: true, at: now) }
         }
         for uuid in entry.reads {
@@ -235,7 +231,7 @@ extension GatewayController {
                 continue
             }
             let op = host.perform(.read(handle: c.valueHandle), on: link, at: now)
-            if let a = d.adapter { pending[a, default: [:]][op] = .configuredRead(device: d.id, characteristic: uuid) }
+            if let a = d.adapter { pending.add(op, on: a, .configuredRead(device: d.id, characteristic: uuid)) }
         }
     }
 
@@ -250,6 +246,6 @@ extension GatewayController {
             guard d.registered.insert(c.valueHandle).inserted else { return }
         }
         let op = host.perform(.subscribe(valueHandle: c.valueHandle, mode: .automatic), on: link, at: now)
-        if let a = d.adapter { pending[a, default: [:]][op] = .subscription(device: d.id, characteristic: c.uuid) }
+        if let a = d.adapter { pending.add(op, on: a, .subscription(device: d.id, characteristic: c.uuid)) }
     }
 }

@@ -8,7 +8,8 @@ extension GatewayController {
 
     func notification(_ d: GatewayDevice, handle: UInt16, value: ArraySlice<UInt8>, at now: HostTime) {
         let uuid = d.characteristic(valueHandle: handle)
-        if let clients = controlSubscriptions[d.id]?[handle], !clients.isEmpty {
+        let clients = controlSubscriptions.clients(of: d.id, handle: handle)
+        if !clients.isEmpty {
             controlNotification(d, uuid: uuid, handle: handle, value: value, clients: clients)
         }
         guard let uuid else { return }
@@ -83,13 +84,13 @@ extension GatewayController {
         }
         guard !found.isEmpty else { return }
         let d: GatewayDevice
-        if let known = devicesByAddress[address] {
+        if let known = directory[address: address] {
             d = known
         } else {
             d = GatewayDevice(id: TopicLevel.fromAddress(address.string), entry: -1, address: report.address, fixedAddress: nil)
             d.placement = .passive
             d.advertisedName = name
-            guard devicesByID[d.id] == nil else { return }
+            guard directory[id: d.id] == nil else { return }
             add(d)
             publishState(d, at: now)
         }
@@ -176,7 +177,7 @@ extension GatewayController {
             reason = why
         }
         let used = linksPlaced(on: a.index)
-        return AdapterStatusReport(adapter: a.name, state: state, backend: a.backend,
+        return AdapterStatusReport(adapter: a.name, state: state, backend: a.backend.rawValue,
                                    address: a.info.map { $0.ownAddress.address.string },
                                    links: used, slotsFree: a.slotLimit.map { max(0, $0 - used) },
                                    slotLimit: a.slotLimit, reason: reason)
@@ -196,67 +197,12 @@ extension GatewayController {
         GatewayStatusReport(version: options.version, uptimeSeconds: Double(now &- (startedAt ?? now)) / 1e9,
                             devicesConfigured: devices.filter { $0.entry >= 0 }.count,
                             devicesConnected: devices.filter(\.isUp).count, adapters: adapters.filter(\.isUp).count,
-                            mqtt: mqttStatistics, droppedSinceLastReport: droppedToReport)
+                            mqtt: broker.statistics, droppedSinceLastReport: broker.droppedToReport)
     }
 
     func publishGatewayStatus(at now: HostTime) {
         messages.append(MQTTMessage(topic: topics.gatewayStatus, text: GatewayPayloads.gatewayStatus(gatewayReport(at: now), time: wallTime()),
                                     qos: .atLeastOnce, retain: true))
-        droppedToReport = nil
-    }
-
-    // MARK: The broker
-
-    /// The broker connection is (back) up: what is retained is published again (a broker that
-    /// restarted without persistence lost it) — discovery configs, states, adapters, status.
-    public func mqttConnected(at now: HostTime) {
-        mqttConnected = true
-        republish(at: now)
-    }
-
-    public func mqttDisconnected() {
-        mqttConnected = false
-    }
-
-    /// Messages were dropped from the full queue while the broker was away: reported in the
-    /// next gateway status (published now).
-    public func mqttDropped(_ count: Int, at now: HostTime) {
-        droppedToReport = (droppedToReport ?? 0) + count
-        note(.warning, "\(count) message(s) were dropped while the broker was away (queue limit \(configuration.mqtt.queueLimit))")
-        publishGatewayStatus(at: now)
-    }
-
-    /// A message on a subscribed topic: a command, or Home Assistant coming online.
-    public func mqttMessage(_ m: MQTTMessage, at now: HostTime) {
-        if m.topic == configuration.mqtt.discoveryPrefix + "/status" {
-            if m.text == "online" { republish(at: now) }
-            return
-        }
-        guard let parsed = GatewayCommand.parse(topic: m.topic, payload: m.payload, topics: topics) else { return }
-        switch parsed {
-        case .success(let c):
-            runCommand(.mqtt(c), device: c.device, operation: c.operation, target: c.target, value: c.value,
-                       withResponse: c.withResponse, at: now)
-        case .failure(let e):
-            let level = topics.parseCommand(m.topic)?.characteristic ?? ""
-            messages.append(MQTTMessage(topic: topics.reply(TopicLevel.sanitize(e.device)),
-                                        text: GatewayReply.failure(e, characteristic: level, time: wallTime())))
-        }
-    }
-
-    private func republish(at now: HostTime) {
-        for a in adapters {
-            a.lastStatus = nil
-            publishAdapterStatus(a, at: now)
-        }
-        for d in devices {
-            d.lastState = nil
-            d.lastAvailable = nil
-            publishState(d, at: now)
-            if configuration.mqtt.discovery {
-                d.discovered.removeAll()
-            }
-        }
-        publishGatewayStatus(at: now)
+        broker.droppedToReport = nil
     }
 }

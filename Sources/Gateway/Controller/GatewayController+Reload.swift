@@ -37,7 +37,7 @@ extension GatewayController {
         for d in removed { retire(d, at: now) }
         for d in devices where d.entry >= 0 { d.entry = mapping[d.entry] ?? d.entry }
         if applied.statusInterval != configuration.statusInterval {
-            nextStatusAt = now &+ HostTime(applied.statusInterval * 1e9)
+            nextStatusAt = now &+ applied.statusInterval
         }
         configuration = applied
         entries = newEntries
@@ -61,10 +61,8 @@ extension GatewayController {
         for topic in [topics.deviceState(d.id), topics.deviceAvailability(d.id)] {
             messages.append(MQTTMessage(topic: topic, payload: [], qos: .atLeastOnce, retain: true))
         }
-        devices.removeAll { $0 === d }
-        devicesByID[d.id] = nil
-        if let a = d.address?.address ?? d.fixedAddress { devicesByAddress[a] = nil }
-        controlSubscriptions[d.id] = nil
+        directory.remove(d)
+        controlSubscriptions.forget(device: d.id)
         note(.info, "\(d.id): removed from the configuration")
     }
 

@@ -1,5 +1,4 @@
 import HostCore
-import RunTracker
 import Sensors
 import Wire
 

@@ -1,4 +1,4 @@
-import Dissector
+import JSON
 import Sensors
 import Wire
 

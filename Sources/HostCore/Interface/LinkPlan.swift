@@ -1,3 +1,4 @@
+import Timing
 import Wire
 
 /// What a link should do once connected, so that the core can take it from connection to
@@ -11,7 +12,8 @@ public struct LinkPlan: Sendable {
     /// The database from a previous connection; trusted unless the peer's Database Hash differs
     /// or it sends Service Changed.
     public var cachedDatabase: GATTDatabase?
-    public var reconnect: ReconnectPolicy?
+    /// The wait between reconnection attempts; nil: none.
+    public var reconnect: Backoff?
     /// How long one LE Create Connection may stay pending before it is cancelled.
     public var connectTimeout: UInt64 = HostDuration.seconds(10)
 
@@ -30,21 +32,9 @@ public struct Subscription: Sendable, Hashable {
     }
 }
 
-/// Exponential backoff between reconnect attempts.
-public struct ReconnectPolicy: Sendable, Hashable {
-    public var initialDelay: UInt64 = HostDuration.milliseconds(250)
-    public var maximumDelay: UInt64 = HostDuration.seconds(10)
-    /// nil = forever.
-    public var maximumAttempts: Int? = nil
-
-    public init() {}
-
-    public func delay(afterAttempt n: Int) -> UInt64 {
-        var d = initialDelay
-        var i = 0
-        while i < n, d < maximumDelay { d = d &* 2; i += 1 }
-        return min(d, maximumDelay)
-    }
+extension Backoff {
+    /// Between a link's reconnection attempts: 250 ms, doubled up to 10 s, forever.
+    public static let linkReconnect = Backoff(initial: HostDuration.milliseconds(250), maximum: HostDuration.seconds(10))
 }
 
 /// Scan settings (Core Spec Vol 4, Part E, §7.8.10 / §7.8.64).

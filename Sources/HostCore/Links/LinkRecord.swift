@@ -21,8 +21,6 @@ final class LinkRecord {
 
     /// Whether the plan's policy allows one more attempt.
     var mayRetry: Bool {
-        guard let policy = plan.reconnect else { return false }
-        if let max = policy.maximumAttempts { return attempts < max }
-        return true
+        plan.reconnect?.allowsAttempt(after: attempts) ?? false
     }
 }

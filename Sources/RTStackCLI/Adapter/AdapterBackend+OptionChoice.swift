@@ -1,3 +1,4 @@
+import HostCore
 import Runtime
 
 /// `--backend user-channel|kernel`.

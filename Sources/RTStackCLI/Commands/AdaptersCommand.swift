@@ -1,4 +1,5 @@
 import Dissector
+import JSON
 import Runtime
 
 /// `rtstack adapters`: the kernel's Bluetooth adapters (index, address, up/down, bus, and

@@ -1,7 +1,8 @@
+import Dissector
 import HostCore
+import JSON
 import Runtime
 import Wire
-import Dissector
 
 /// `rtstack bonds`: the bonds in the state directory (never their keys), and `bonds remove
 /// ADDRESS` to forget one.

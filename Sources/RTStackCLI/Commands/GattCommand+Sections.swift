@@ -1,5 +1,6 @@
 import Dissector
 import HostCore
+import JSON
 import Wire
 
 /// The output of `rtstack gatt` with a selection (`GattSelection`): one section per service or

@@ -1,8 +1,9 @@
+import Dissector
 import HostCore
+import JSON
 import Runtime
 import Sensors
 import Wire
-import Dissector
 
 /// `rtstack gatt ADDRESS`: the peer's whole attribute database with handles, properties and
 /// the values of readable characteristics.

@@ -1,7 +1,8 @@
+import Dissector
 import HostCore
+import JSON
 import Runtime
 import Wire
-import Dissector
 
 /// `rtstack pair ADDRESS`: connects, pairs anew (even when bonded) at `--security` (at least
 /// medium), keeps the bond in the state directory and says how it went.

@@ -1,7 +1,8 @@
+import Dissector
 import HostCore
+import JSON
 import Runtime
 import Wire
-import Dissector
 
 /// `rtstack read ADDRESS UUID|HANDLE[,UUID|HANDLE…]`: one characteristic value (long values
 /// read whole), or several with one Read Multiple Variable Length request (or, `--fixed`, Read

@@ -1,5 +1,6 @@
 import Dissector
 import HostCore
+import JSON
 import Runtime
 import Wire
 

@@ -1,6 +1,7 @@
 import HostCore
 import RunTracker
 import Runtime
+import Sensors
 import Wire
 
 /// `rtstack --adapter ADAPTER`: the run session (heart rate, speed and cadence, temperature).

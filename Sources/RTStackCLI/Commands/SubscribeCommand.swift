@@ -1,8 +1,9 @@
+import Dissector
 import HostCore
+import JSON
 import Runtime
 import Sensors
 import Wire
-import Dissector
 
 /// `rtstack subscribe ADDRESS UUID…`: notifications and indications as they arrive, decoded
 /// where a sensor decoder exists, hex otherwise.

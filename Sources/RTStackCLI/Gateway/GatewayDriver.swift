@@ -9,14 +9,17 @@ import Service
 
 /// `rtstack gateway` on one event loop thread: one `AdapterPump` per adapter (either backend,
 /// any transport), the MQTT client's socket, the control socket and its clients, SIGHUP, the
-/// watchdog — all served by the same `poll`, with the `GatewayController` deciding what happens.
-/// Why one thread and not one per adapter: Docs/gateway.md, "Adapters and connection slots".
+/// watchdog — all served by the same `poll`. It does the I/O and decides nothing: the
+/// `GatewayRuntime` (Gateway target) says when an adapter is opened again, what a reload
+/// changes and when the broker connection ends; its `GatewayController` what happens to every
+/// device. Why one thread and not one per adapter: Docs/gateway.md, "Adapters and connection
+/// slots".
 ///
 /// After every input everything is settled: each pump hands its host's packets out and its
 /// events to the controller (which may call into any adapter's host), until no pump has more;
 /// then the controller's messages go to the broker and its lines to the control clients.
 final class GatewayDriver: EventLoopDriver {
-    /// An adapter of the configuration and, while it is open, its pump.
+    /// An adapter of the configuration: how to open it and, while it is open, its pump.
     final class AdapterRuntime: HostEventSink {
         let index: Int
         let spec: AdapterSpec
@@ -24,10 +27,6 @@ final class GatewayDriver: EventLoopDriver {
         let hostConfiguration: HostConfiguration
         let sinks: [any PacketSinkFactory]
         var pump: AdapterPump?
-        var reopenAt: UInt64?
-        var reopenDelay: UInt64 = GatewayDriver.reopenFirst
-        /// Removed from the configuration by a reload: closed, never opened again.
-        var retired = false
         weak var controller: GatewayController?
 
         init(index: Int, spec: AdapterSpec, backend: AdapterBackend, hostConfiguration: HostConfiguration,
@@ -55,13 +54,12 @@ final class GatewayDriver: EventLoopDriver {
         case hangup
     }
 
-    static let reopenFirst = HostDuration.seconds(1)
-    static let reopenMost = HostDuration.seconds(30)
     /// A TCP adapter being reopened gets this long to connect (the loop waits meanwhile).
     static let reopenConnectTimeout = HostDuration.milliseconds(500)
 
     private let context: EventLoopContext<GatewayDriver>
-    let controller: GatewayController
+    let runtime: GatewayRuntime
+    private var controller: GatewayController { runtime.controller }
     private let mqtt: MQTTClient
     private var adapters: [AdapterRuntime]
     private let control: ControlServer?
@@ -73,8 +71,6 @@ final class GatewayDriver: EventLoopDriver {
     private let makeAdapter: (String, Int) -> AdapterRuntime?
     private let result: ResultBox
     private var owners: [Owner] = []
-    private var mqttStopDeadline: UInt64?
-    private var mqttStopSent = false
     private var lastStatusText = ""
 
     struct Parts {
@@ -94,9 +90,9 @@ final class GatewayDriver: EventLoopDriver {
         var result: ResultBox
     }
 
-    init(context: EventLoopContext<GatewayDriver>, parts: Parts) {
+    init(context: EventLoopContext<GatewayDriver>, parts: Parts, at now: HostTime) {
         self.context = context
-        controller = parts.controller
+        runtime = GatewayRuntime(controller: parts.controller, adapters: parts.adapters.map { (name: $0.name, backend: $0.backend) })
         mqtt = parts.mqtt
         adapters = parts.adapters
         control = parts.control
@@ -106,34 +102,28 @@ final class GatewayDriver: EventLoopDriver {
         reloader = parts.reloader
         makeAdapter = parts.makeAdapter
         result = parts.result
-        let now = MonotonicClock.now()
-        watchdog = WatchdogSchedule.fromEnvironment(now: Self.seconds(now))
-        controller.setAdapters(adapters.map { (name: $0.name, backend: $0.backend.rawValue) })
+        watchdog = WatchdogSchedule.fromEnvironment(now: now)
         for a in adapters {
-            a.controller = controller
+            a.controller = parts.controller
             if let io = parts.opened[a.index] {
                 start(a, io: io, at: now)
             } else {
-                controller.adapterClosed(a.index, reason: "could not be opened", at: now)
-                a.reopenAt = now &+ a.reopenDelay
+                runtime.adapterLost(a.index, reason: "could not be opened", at: now)
             }
         }
         for f in controller.subscriptionFilters {
             do { try mqtt.subscribe(f) } catch { log.write(.error, "MQTT: cannot subscribe to \(f): \(error)") }
         }
-        mqtt.start(at: Self.seconds(now))
+        mqtt.start(at: now)
         drain(at: now)
         notify { try $0.ready(status: controllerStatus()) }
         log.write(.notice, "gateway \(controller.statusLine); control socket \(control?.path ?? "off")")
     }
 
-    static func seconds(_ ns: UInt64) -> Double { Double(ns) / 1e9 }
-
-    private func start(_ a: AdapterRuntime, io: any AdapterIO, at now: UInt64) {
+    private func start(_ a: AdapterRuntime, io: any AdapterIO, at now: HostTime) {
         let pump = AdapterPump(io: io, sink: a, at: now)
         a.pump = pump
-        a.reopenAt = nil
-        controller.adapterOpened(a.index, host: pump.host, at: now)
+        runtime.adapterOpened(a.index, host: pump.host, at: now)
         pump.start(at: now)
     }
 
@@ -141,18 +131,19 @@ final class GatewayDriver: EventLoopDriver {
 
     /// Hands on everything the last input caused, on every adapter, to the broker and to the
     /// control clients, until nothing moves.
-    private func drain(at now: UInt64) {
+    private func drain(at now: HostTime) {
         var rounds = 0
         repeat {
             var again = false
             for a in adapters {
                 if let p = a.pump, p.settle() { again = true }
             }
-            checkAdapters(at: now)
+            closeFailedAdapters(at: now)
             controller.mqttStatistics = mqtt.statistics
             while let e = mqtt.nextEvent() {
                 again = true
-                mqttEvent(e, at: now)
+                runtime.brokerEvent(e, broker: "\(mqtt.configuration.broker)", held: mqtt.statistics.queued,
+                                    limit: mqtt.configuration.queueLimit, at: now)
             }
             let messages = controller.takeMessages()
             for m in messages {
@@ -166,7 +157,10 @@ final class GatewayDriver: EventLoopDriver {
             rounds += 1
             if !again { break }
         } while rounds < 64
-        finishIfStopped(at: now)
+        if runtime.shouldStopBroker(connected: mqtt.state == .connected, queued: mqtt.statistics.queued, at: now) {
+            mqtt.stop(at: now)
+        }
+        if runtime.shouldEndLoop(brokerStopped: mqtt.state == .stopped, at: now) { context.stop() }
         let status = controllerStatus()
         if status != lastStatusText {
             lastStatusText = status
@@ -179,8 +173,8 @@ final class GatewayDriver: EventLoopDriver {
     }
 
     /// Adapters that were lost (transport ended) or whose controller could not be brought up
-    /// are closed; the controller moves their links; they are opened again later.
-    private func checkAdapters(at now: UInt64) {
+    /// are closed; the runtime moves their links and says when to open them again.
+    private func closeFailedAdapters(at now: HostTime) {
         for a in adapters {
             guard let p = a.pump else { continue }
             let reason: String
@@ -193,67 +187,24 @@ final class GatewayDriver: EventLoopDriver {
                 continue
             }
             a.pump = nil
-            controller.adapterClosed(a.index, reason: reason, at: now)
-            if !a.retired { a.reopenAt = now &+ a.reopenDelay }
+            runtime.adapterLost(a.index, reason: reason, at: now)
         }
     }
 
-    private func reopen(_ a: AdapterRuntime, at now: UInt64) {
-        do {
-            let io = try a.spec.open(backend: a.backend, configuration: a.hostConfiguration, sinks: a.sinks,
-                                     connectTimeout: Self.reopenConnectTimeout)
-            log.write(.notice, "\(a.name): back")
-            a.reopenDelay = Self.reopenFirst
-            start(a, io: io, at: MonotonicClock.now())
+    /// Opens an adapter again. Opening blocks (a TCP adapter for up to `reopenConnectTimeout`),
+    /// so what follows happens at the time it returned: the one clock this driver reads itself.
+    private func reopen(_ a: AdapterRuntime) {
+        let opened: Result<any AdapterIO, AdapterOpenError>
+        do throws(AdapterOpenError) {
+            opened = .success(try a.spec.open(backend: a.backend, configuration: a.hostConfiguration, sinks: a.sinks,
+                                              connectTimeout: Self.reopenConnectTimeout))
         } catch {
-            log.write(.debug, "\(a.name): still gone (\(AdapterAdvice.text(for: error)))")
-            a.reopenDelay = min(a.reopenDelay &* 2, Self.reopenMost)
-            a.reopenAt = MonotonicClock.now() &+ a.reopenDelay
+            opened = .failure(error)
         }
-    }
-
-    // MARK: MQTT
-
-    private func mqttEvent(_ e: MQTTEvent, at now: UInt64) {
-        switch e {
-        case .connected:
-            log.write(.notice, "MQTT: connected to \(mqtt.configuration.broker)")
-            controller.mqttConnected(at: now)
-        case .connectFailed(let reason, let retryAt), .connectionLost(let reason, let retryAt):
-            log.write(.warning, "MQTT: \(reason); next attempt in \(Int((retryAt - Self.seconds(now)).rounded(.up))) s "
-                      + "(\(mqtt.statistics.queued) message(s) held, at most \(mqtt.configuration.queueLimit))")
-            controller.mqttDisconnected()
-        case .dropped(let count):
-            controller.mqttDropped(count, at: now)
-        case .message(let m):
-            controller.mqttMessage(m, at: now)
-        case .subscribed(let f):
-            log.write(.debug, "MQTT: subscribed to \(f)")
-        case .subscriptionRefused(let f):
-            log.write(.warning, "MQTT: the broker refused the subscription to \(f): commands on it will not arrive")
-        case .rejected(_, let reason):
-            log.write(.error, "MQTT: \(reason)")
-        case .stopped:
-            log.write(.info, "MQTT: disconnected")
-        case .delivered:
-            break
-        }
-    }
-
-    /// Once the controller has shut down (links closed, last states queued): the broker gets
-    /// what is queued (acknowledged, within a bound), then the client stops — publishing the
-    /// gateway offline — and the loop ends.
-    private func finishIfStopped(at now: UInt64) {
-        guard controller.isShutDown else { return }
-        let deadline = mqttStopDeadline ?? now &+ HostDuration.seconds(3)
-        mqttStopDeadline = deadline
-        if !mqttStopSent, mqtt.state != .connected || mqtt.statistics.queued == 0 || now >= deadline {
-            mqttStopSent = true
-            mqtt.stop(at: Self.seconds(now))
-            mqttStopDeadline = now &+ HostDuration.seconds(2)
-        }
-        if mqtt.state == .stopped || (mqttStopSent && now >= mqttStopDeadline ?? now) {
-            context.stop()
+        let now = MonotonicClock.now()
+        switch opened {
+        case .success(let io): start(a, io: io, at: now)
+        case .failure(let error): runtime.reopenFailed(a.index, reason: AdapterAdvice.text(for: error), at: now)
         }
     }
 
@@ -284,7 +235,7 @@ final class GatewayDriver: EventLoopDriver {
         owners.append(owner)
     }
 
-    func descriptorReady(_ token: Int, events: Int16, at now: UInt64) {
+    func descriptorReady(_ token: Int, events: Int16, at now: HostTime) {
         guard owners.indices.contains(token) else { return }
         switch owners[token] {
         case let .adapter(index, inner):
@@ -292,8 +243,8 @@ final class GatewayDriver: EventLoopDriver {
         case .mqtt(let fd):
             // The client may have reconnected on another descriptor during this turn.
             guard mqtt.fileDescriptor == fd else { break }
-            if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { mqtt.handleReadable(at: Self.seconds(now)) }
-            if events & Int16(POLLOUT) != 0, mqtt.fileDescriptor == fd { mqtt.handleWritable(at: Self.seconds(now)) }
+            if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { mqtt.handleReadable(at: now) }
+            if events & Int16(POLLOUT) != 0, mqtt.fileDescriptor == fd { mqtt.handleWritable(at: now) }
         case .controlListener:
             control?.accept()
         case .controlClient(let id):
@@ -307,38 +258,32 @@ final class GatewayDriver: EventLoopDriver {
         drain(at: now)
     }
 
-    var nextDeadline: UInt64? {
-        var d: UInt64? = controller.nextDeadline
-        func consider(_ t: UInt64?) { if let t { d = min(d ?? t, t) } }
-        for a in adapters {
-            consider(a.pump?.nextDeadline)
-            consider(a.reopenAt)
-        }
-        if let m = mqtt.nextDeadline { consider(UInt64(max(0, m) * 1e9)) }
-        if let w = watchdog { consider(UInt64(max(0, w.nextPingAt) * 1e9)) }
-        consider(mqttStopDeadline)
-        return d
+    var nextDeadline: HostTime? {
+        var d = EarliestDeadline(runtime.nextDeadline)
+        for a in adapters { d.consider(a.pump?.nextDeadline) }
+        d.consider(mqtt.nextHostDeadline)
+        d.consider(watchdog?.nextPingAt)
+        return d.time
     }
 
-    func deadlineReached(at now: UInt64) {
+    func deadlineReached(at now: HostTime) {
         for a in adapters {
             if let p = a.pump, let d = p.nextDeadline, d <= now { p.deadlineReached(at: now) }
-            if let r = a.reopenAt, r <= now, !a.retired, !controller.isShuttingDown {
-                a.reopenAt = nil
-                reopen(a, at: now)
-            }
+        }
+        for i in runtime.adaptersToOpen(at: now) {
+            if let a = adapters.first(where: { $0.index == i }) { reopen(a) }
         }
         if let d = controller.nextDeadline, d <= now { controller.advanceTime(to: now) }
-        if let m = mqtt.nextDeadline, Self.seconds(now) >= m { mqtt.handleTimeout(at: Self.seconds(now)) }
-        if var w = watchdog, w.isDue(at: Self.seconds(now)) {
+        if let m = mqtt.nextHostDeadline, now >= m { mqtt.handleTimeout(at: now) }
+        if var w = watchdog, w.isDue(at: now) {
             notify { try $0.watchdog() }
-            w.pinged(at: Self.seconds(now))
+            w.pinged(at: now)
             watchdog = w
         }
         drain(at: now)
     }
 
-    func shutdownRequested(at now: UInt64) -> Bool {
+    func shutdownRequested(at now: HostTime) -> Bool {
         log.write(.notice, "stopping: disconnecting \(controller.linkCount) link(s)")
         notify { try $0.stopping() }
         controller.beginShutdown(at: now)
@@ -359,37 +304,28 @@ final class GatewayDriver: EventLoopDriver {
     // MARK: Reload
 
     /// SIGHUP: reads the configuration again; unchanged devices keep their links.
-    private func reload(at now: UInt64) {
+    private func reload(at now: HostTime) {
         notify { try $0.reloading(monotonicMicroseconds: now / 1000) }
         switch reloader() {
         case .failure(let problem):
             log.write(.error, "reload: the configuration has problems; keeping the running one:\n" + problem.text)
         case .success(let new):
-            let notes = controller.reload(new, at: now)
-            for n in notes { log.write(.warning, "reload: \(n) changed; restart the gateway to apply it") }
-            reconcileAdapters(new.adapters, at: now)
+            let outcome = runtime.reload(new, at: now)
+            for n in outcome.needsRestart { log.write(.warning, "reload: \(n) changed; restart the gateway to apply it") }
+            for i in outcome.retired {
+                if let a = adapters.first(where: { $0.index == i }), let p = a.pump {
+                    _ = p.close(after: nil)
+                    a.pump = nil
+                }
+            }
+            for name in outcome.added {
+                guard let a = makeAdapter(name, adapters.count) else { continue }
+                adapters.append(a)
+                a.controller = controller
+                runtime.addAdapter(name: a.name, backend: a.backend, at: now)
+            }
         }
         notify { try $0.ready(status: controllerStatus()) }
-    }
-
-    private func reconcileAdapters(_ names: [String], at now: UInt64) {
-        for a in adapters where !a.retired && !names.contains(a.name) {
-            a.retired = true
-            a.reopenAt = nil
-            if let p = a.pump {
-                _ = p.close(after: nil)
-                a.pump = nil
-            }
-            controller.adapterClosed(a.index, reason: "removed from the configuration", at: now)
-        }
-        for name in names where !adapters.contains(where: { $0.name == name && !$0.retired }) {
-            guard let a = makeAdapter(name, adapters.count) else { continue }
-            adapters.append(a)
-            a.controller = controller
-            controller.addAdapter(name: a.name, backend: a.backend.rawValue)
-            controller.adapterClosed(a.index, reason: "not opened yet", at: now)
-            a.reopenAt = now
-        }
     }
 
     private func notify(_ body: (ServiceNotifier) throws -> Void) {

@@ -101,7 +101,7 @@ enum GatewayServiceCommand {
         let loop: EventLoop<GatewayDriver>
         do {
             loop = try EventLoop<GatewayDriver>.start(name: "rtstack-gateway", signals: signals) { context in
-                GatewayDriver(context: context, parts: parts)
+                GatewayDriver(context: context, parts: parts, at: MonotonicClock.now())
             }
         } catch {
             console.err.line("rtstack: \(error.description)")
@@ -130,7 +130,7 @@ enum GatewayServiceCommand {
             gatewayID = c.gatewayID ?? Self.hostName()
             let state = c.stateDirectory.map { StateDirectory(path: $0) } ?? StateDirectory.standard()
             try? state.create()
-            let backend: AdapterBackend = c.backend == "kernel" ? .kernel : .userChannel
+            let backend = c.backend ?? .userChannel
             let publicAddress = try args.choice(.address, as: AdapterOptions.OwnAddress.self) == .public
             let trace = args.flag(.trace)
             let capture = args.value(.capture)

@@ -1,4 +1,5 @@
 import RunTracker
+import Sensors
 import Wire
 
 /// The session's screen: one block per sensor with its state, name, address, RSSI, latest

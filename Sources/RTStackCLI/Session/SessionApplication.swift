@@ -55,19 +55,19 @@ final class SessionApplication: HostApplication {
             takeSessionEvents()
             return
         case .controllerFailed(let error):
-            if session == nil {
+            guard let host = driver?.host else { break }
+            switch ControllerFailure(of: host, wasReady: session != nil) {
+            case .neverReady:
                 console.err.line("rtstack: the controller did not come up: \(AdapterAdvice.text(for: error))")
                 finish(.adapter)
                 return
-            }
-            if driver?.host.hasFailed == true {
-                // The reset after a Hardware Error or a command timeout failed too, or the
-                // kernel's adapter did not come back.
+            case .lost:
                 console.err.line("rtstack: the controller failed and could not be brought up again: \(AdapterAdvice.text(for: error))")
                 finish(.adapter)
                 return
+            case .resetting:
+                log(.warn, "controller: \(error.description)")
             }
-            log(.warn, "controller: \(error.description)")
         case .warning(let w):
             log(.warn, w.description)
         case .connected(let link, let info):

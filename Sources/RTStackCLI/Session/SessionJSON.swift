@@ -1,6 +1,8 @@
 import Dissector
-import RunTracker
 import HostCore
+import JSON
+import RunTracker
+import Sensors
 
 /// JSON Lines form of session events (`rtstack --json`): one object per event, the keys
 /// documented in README so scripts can rely on them. Optional fields are left out when the

@@ -1,14 +1,5 @@
 import HostCore
 
-/// Who keeps an `hciN` adapter: rtstack alone, through the HCI user channel (its own HCI,
-/// L2CAP and ATT: `HCIHost`), or the kernel, shared with bluetoothd (the management channel and
-/// one L2CAP socket per link: `KernelHost`). Serial, TCP and replay adapters have no kernel host
-/// stack and always use the HCI backend.
-public enum AdapterBackend: String, Sendable, Hashable, CaseIterable {
-    case userChannel = "user-channel"
-    case kernel
-}
-
 /// Why an adapter could not be opened.
 public enum AdapterOpenError: Error, Sendable, CustomStringConvertible {
     case transport(TransportError)

@@ -50,12 +50,12 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
             ready?.resume(returning: i)
             ready = nil
         case .controllerFailed(let e):
+            // Resetting: `.controllerReady` follows. Otherwise nothing more comes from it.
+            guard let host = driver?.host, ControllerFailure(of: host, wasReady: info != nil).isFinal else { break }
             if let r = ready {
                 ready = nil
                 r.resume(throwing: CentralError.host(e))
-            } else if driver?.host.hasFailed == true {
-                // The reset after a Hardware Error or a command timeout failed too: nothing
-                // more will come from this controller.
+            } else {
                 failAll(CentralError.host(e), record: true)
             }
         case .advertisement(let r):

@@ -33,6 +33,7 @@
 //     (`PairingOracle`).
 // A broken rule traps (fatalError), so libFuzzer reports the input.
 import Glibc
+import Timing
 import Wire
 @testable import HostCore
 
@@ -86,7 +87,7 @@ private func plan(_ variant: UInt8) -> LinkPlan {
     switch variant & 3 {
     case 0:
         plan.subscriptions = [Subscription(characteristic: heartRateMeasurement)]
-        plan.reconnect = ReconnectPolicy()
+        plan.reconnect = Backoff.linkReconnect
     case 1:
         plan.mtu = nil
         plan.discover = false
@@ -97,12 +98,12 @@ private func plan(_ variant: UInt8) -> LinkPlan {
         plan.cachedDatabase = GATTDatabase(services: [GATTService(uuid: heartRateService, startHandle: 0x000F, endHandle: 0x0012,
                                                                   characteristics: [measurement])])
         plan.subscriptions = [Subscription(service: heartRateService, characteristic: heartRateMeasurement)]
-        plan.reconnect = ReconnectPolicy()
+        plan.reconnect = Backoff.linkReconnect
     default:
         plan.mtu = 517
         plan.subscriptions = [Subscription(characteristic: heartRateMeasurement, mode: .indicate),
                               Subscription(characteristic: BluetoothUUID(0x2A53))]
-        var policy = ReconnectPolicy()
+        var policy = Backoff.linkReconnect
         policy.maximumAttempts = 3
         plan.reconnect = policy
     }

@@ -20,7 +20,7 @@ final class GatewayRig {
         var options = GatewayController.Options(gatewayID: "gw", version: "0.1", wallClock: { 1_700_000_000 })
         options.placementWindow = HostDuration.milliseconds(500)
         controller = GatewayController(configuration: configuration, options: options)
-        controller.setAdapters((0..<adapters).map { (name: "hci\($0)", backend: "user-channel") })
+        controller.setAdapters((0..<adapters).map { (name: "hci\($0)", backend: .userChannel) })
         for i in 0..<adapters {
             let h = ScriptedHost()
             hosts.append(h)

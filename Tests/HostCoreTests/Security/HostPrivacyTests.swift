@@ -1,4 +1,5 @@
 import Testing
+import Timing
 @testable import HostCore
 import SecurityCrypto
 import Wire
@@ -79,7 +80,7 @@ import Wire
     func linkToIdentityConnectsToItsRPA() throws {
         let (host, fake) = Self.host()
         var plan = LinkPlan.noGATT
-        plan.reconnect = ReconnectPolicy()
+        plan.reconnect = Backoff.linkReconnect
         let id = host.connect(to: Self.identity, plan: plan, at: 0)
         fake.run()
         #expect(Self.createTargets(fake).isEmpty, "nothing to connect to before the peer is seen")
@@ -108,7 +109,7 @@ import Wire
     func timedOutRPAIsForgotten() throws {
         let (host, fake) = Self.host()
         var plan = LinkPlan.noGATT
-        plan.reconnect = ReconnectPolicy()
+        plan.reconnect = Backoff.linkReconnect
         plan.connectTimeout = HostDuration.seconds(2)
         let id = host.connect(to: Self.identity, plan: plan, at: 0)
         fake.run()

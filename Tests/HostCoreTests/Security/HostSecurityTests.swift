@@ -1,4 +1,5 @@
 import Testing
+import Timing
 @testable import HostCore
 import SecurityCrypto
 import Wire
@@ -25,7 +26,7 @@ import Wire
     static func reconnectingPlan(subscribe: Bool = true) -> LinkPlan {
         var plan = LinkPlan()
         plan.subscriptions = subscribe ? [Subscription(characteristic: heartRateMeasurement)] : []
-        plan.reconnect = ReconnectPolicy()
+        plan.reconnect = Backoff.linkReconnect
         return plan
     }
 

@@ -1,3 +1,4 @@
+import Timing
 @testable import HostCore
 
 extension LinkPlan {
@@ -16,7 +17,7 @@ extension LinkPlan {
     }
 
     /// `noGATT` with a reconnect policy.
-    static func noGATT(reconnect policy: ReconnectPolicy) -> LinkPlan {
+    static func noGATT(reconnect policy: Backoff) -> LinkPlan {
         var plan = LinkPlan.noGATT
         plan.reconnect = policy
         return plan

@@ -1,5 +1,6 @@
 import HostCore
 import RunTracker
+import Sensors
 import TestSupport
 import Wire
 
@@ -52,7 +53,7 @@ final class ScriptedSessionWorld {
         var hostConfiguration = HostConfiguration(ownAddress: .randomStatic(BDAddress.random(.staticAddress, bits: 0x0123_4567_89AB)))
         hostConfiguration.scan.preferExtended = false
         var c = SessionController.Configuration()
-        c.reconnect.initialDelay = HostDuration.milliseconds(100)
+        c.reconnect.initial = HostDuration.milliseconds(100)
         configure(&c)
         host = HCIHost(configuration: hostConfiguration)
         session = SessionController(configuration: c, host: host, cache: cache)

@@ -1,4 +1,3 @@
-import HostCore
 import Wire
 
 /// One kind of peripheral that can fill a session role: what it advertises, which
@@ -32,11 +31,6 @@ public struct SensorProfile: Sendable, Hashable {
     public static let environmentalSensing = SensorProfile(role: .environment, advertisedService: .environmentalSensing,
                                                            measurementService: .environmentalSensing,
                                                            measurementCharacteristic: .temperature, decoding: .temperature)
-
-    /// The subscription a link plan needs for this profile.
-    public var subscription: Subscription {
-        Subscription(service: measurementService, characteristic: measurementCharacteristic)
-    }
 }
 
 extension SensorRole {

@@ -46,31 +46,24 @@ public struct JSONObject: Sendable {
     }
 
     public mutating func add(_ k: String, ints: [Int]) {
-        key(k)
-        text.append("[")
-        for (i, v) in ints.enumerated() {
-            if i > 0 { text.append(",") }
-            text.append(String(v))
-        }
-        text.append("]")
+        array(k, ints) { $1.append(String($0)) }
     }
 
     public mutating func add(_ k: String, strings: [String]) {
-        key(k)
-        text.append("[")
-        for (i, v) in strings.enumerated() {
-            if i > 0 { text.append(",") }
-            JSONObject.appendQuoted(v, to: &text)
-        }
-        text.append("]")
+        array(k, strings) { JSONObject.appendQuoted($0, to: &$1) }
     }
 
     public mutating func add(_ k: String, objects: [JSONObject]) {
+        array(k, objects) { $1.append($0.finished) }
+    }
+
+    /// `"k":[…]`, each element written by `write`.
+    private mutating func array<Element>(_ k: String, _ elements: [Element], _ write: (Element, inout String) -> Void) {
         key(k)
         text.append("[")
-        for (i, v) in objects.enumerated() {
+        for (i, v) in elements.enumerated() {
             if i > 0 { text.append(",") }
-            text.append(v.finished)
+            write(v, &text)
         }
         text.append("]")
     }

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Service
+import Testing
+@testable import RTStackCLI
+
+/// The control socket over real Unix sockets in a fresh directory: what it reads, what it
+/// sends, whom it drops, and the socket file it leaves (or does not).
+@Suite final class ControlServerTests {
+    let directory: String
+
+    init() throws {
+        var template = Array("/tmp/rtstack-control-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        directory = try #require(made.map { String(cString: $0) })
+    }
+
+    /// Each test's directory goes with it (the servers remove their socket files themselves).
+    deinit {
+        unlink(directory + "/plain")
+        unlink(directory + "/gateway.sock")
+        rmdir(directory)
+    }
+
+    var path: String { directory + "/gateway.sock" }
+
+    func connectClient() throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let address = try #require(UnixSocketAddress(path))
+        #expect(address.withSockaddr { connect(fd, $0, $1) } == 0)
+        return fd
+    }
+
+    func write(_ fd: Int32, _ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// What the client can read without waiting.
+    func readAvailable(_ fd: Int32) -> String {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard n > 0 else { break }
+            out += buffer[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func clientID(_ server: ControlServer) throws -> Int {
+        server.accept()
+        return try #require(server.clients.keys.max())
+    }
+
+    /// A server with one client connected and accepted: the server, the client's descriptor,
+    /// the client's id at the server. Both are closed after `body`.
+    func withClient(_ body: (ControlServer, Int32, Int) throws -> Void) throws {
+        let server = try ControlServer(path: path, mode: 0o600, group: nil)
+        defer { server.close() }
+        let fd = try connectClient()
+        defer { close(fd) }
+        try body(server, fd, try clientID(server))
+    }
+
+    @Test func aRequestThatArrivesInPiecesIsReadAsOneLineAndEmptyLinesAreSkipped() throws {
+        try withClient { server, fd, id in
+            write(fd, "{\"id\":1,\"op\":")
+            #expect(server.read(id, events: Int16(POLLIN)).lines.isEmpty)
+            write(fd, "\"devices\"}\n\n{\"id\":2")
+            let (lines, closed) = server.read(id, events: Int16(POLLIN))
+            #expect(lines == ["{\"id\":1,\"op\":\"devices\"}"] && !closed)
+        }
+    }
+
+    @Test func linesSentReachTheClientEachEndedByALineFeed() throws {
+        try withClient { server, fd, id in
+            #expect(server.send(id, "{\"id\":1,\"ok\":true}"))
+            #expect(server.send(id, "{\"event\":\"notification\"}"))
+            #expect(readAvailable(fd) == "{\"id\":1,\"ok\":true}\n{\"event\":\"notification\"}\n")
+        }
+    }
+
+    @Test func aClientThatHungUpIsReportedClosed() throws {
+        let server = try ControlServer(path: path, mode: 0o600, group: nil)
+        defer { server.close() }
+        let fd = try connectClient()
+        let id = try clientID(server)
+        close(fd)
+        #expect(server.read(id, events: Int16(POLLIN)).closed)
+        #expect(server.clients[id] == nil)
+        #expect(!server.send(id, "late"))
+    }
+
+    @Test func aLineLongerThanTheLimitIsAnsweredWithAnErrorAndTheClientDropped() throws {
+        try withClient { server, fd, id in
+            var closed = false
+            var rounds = 0
+            while !closed && rounds < 100 {
+                write(fd, String(repeating: "x", count: 8192))
+                closed = server.read(id, events: Int16(POLLIN)).closed
+                rounds += 1
+            }
+            #expect(closed && server.clients[id] == nil)
+            #expect(readAvailable(fd).hasPrefix("{\"ok\":false,\"error\":\"a request line is longer than 65536 bytes\"}"))
+        }
+    }
+
+    @Test func aClientThatDoesNotReadIsDroppedPastTheOutputLimit() throws {
+        try withClient { server, fd, id in
+            let line = String(repeating: "n", count: 4095)
+            var sent = 0
+            while server.send(id, line), sent < 2 * ControlServer.outputLimit / 4096 { sent += 1 }
+            #expect(server.clients[id] == nil)
+            // It got what the socket took before the limit, and no more than the limit besides.
+            #expect(sent * 4096 >= ControlServer.outputLimit / 2 && sent * 4096 <= ControlServer.outputLimit + 1 << 22)
+        }
+    }
+
+    @Test func theSocketFileHasTheModeAskedAndIsRemovedOnClose() throws {
+        let server = try ControlServer(path: path, mode: 0o640, group: nil)
+        var st = stat()
+        #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o640)
+        server.close()
+        #expect(stat(path, &st) != 0)
+    }
+
+    @Test func aStaleSocketFileIsReplacedAndOneSomebodyListensOnRefused() throws {
+        // A gateway that died: its socket file stays, nobody listens.
+        let dead = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let address = try #require(UnixSocketAddress(path))
+        #expect(address.withSockaddr { bind(dead, $0, $1) } == 0)
+        close(dead)
+        let server = try ControlServer(path: path, mode: 0o600, group: nil)
+        defer { server.close() }
+        do throws(ControlSocketError) {
+            _ = try ControlServer(path: path, mode: 0o600, group: nil)
+            Issue.record("a second server on a live socket was made")
+        } catch {
+            #expect(error.description.hasPrefix("another gateway is listening on \(path)"))
+        }
+    }
+
+    @Test func aPathThatIsNotASocketIsRefusedAndLeftAlone() throws {
+        let file = directory + "/plain"
+        let fd = open(file, O_CREAT | O_WRONLY, 0o600)
+        close(fd)
+        #expect(throws: ControlSocketError.self) { try ControlServer(path: file, mode: 0o600, group: nil) }
+        var st = stat()
+        #expect(stat(file, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG)
+    }
+}
