@@ -25,6 +25,7 @@ typedef __typeof__(mosquitto_want_write) *rt_mosquitto_want_write_t;
 typedef __typeof__(mosquitto_loop_read) *rt_mosquitto_loop_read_t;
 typedef __typeof__(mosquitto_loop_write) *rt_mosquitto_loop_write_t;
 typedef __typeof__(mosquitto_loop_misc) *rt_mosquitto_loop_misc_t;
+typedef __typeof__(mosquitto_threaded_set) *rt_mosquitto_threaded_set_t;
 typedef __typeof__(mosquitto_connect_callback_set) *rt_mosquitto_connect_callback_set_t;
 typedef __typeof__(mosquitto_disconnect_callback_set) *rt_mosquitto_disconnect_callback_set_t;
 typedef __typeof__(mosquitto_publish_callback_set) *rt_mosquitto_publish_callback_set_t;

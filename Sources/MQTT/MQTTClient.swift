@@ -5,9 +5,10 @@ import Timing
 /// An MQTT 3.1.1 client over libmosquitto, driven by a poll(2) loop that its owner runs — never
 /// by libmosquitto's own thread — so that it sits in the same event loop as the adapters:
 ///
-///     poll `fileDescriptor` for reading, and for writing while `wantsWrite`;
+///     poll `fileDescriptor` for `pollEvents`;
 ///     readable → `handleReadable(at:)`, writable → `handleWritable(at:)`,
-///     `nextDeadline` reached → `handleTimeout(at:)`; then drain `nextEvent()`.
+///     `nextDeadline` reached → `handleTimeout(at:)`;
+///     after the turn's `publish` calls, `flush(at:)`; then drain `nextEvent()`.
 ///
 /// The descriptor changes from one connection to the next (and is nil between them), so the
 /// owner reads it again after every call. Times are seconds on any monotonic clock, passed in.
@@ -17,6 +18,22 @@ import Timing
 /// the oldest waiting ones are dropped, counted, and reported with `.dropped` once connected.
 /// Each connection uses a fresh libmosquitto instance, so unacknowledged messages are re-sent
 /// by this client, in order, and libmosquitto never re-sends a second copy on its own.
+///
+/// Writes are batched per loop turn. libmosquitto is put in its "threaded" mode, which only
+/// means that `mosquitto_publish` queues the packet instead of writing it at once; the packets a
+/// turn queued go out together in `flush` (or on the next writable poll), with the socket
+/// corked (TCP_CORK) meanwhile so that they leave in one TCP segment, not one per message —
+/// on loopback each segment is also the broker's receive path run in this process.
+/// libmosquitto still makes one `send` per packet and reads each incoming packet in three
+/// `read`s (header, length, rest): Docs/performance.md has the system calls per notification.
+///
+/// Acknowledgements are read on the loop's own turns. While messages await their PUBACK, the
+/// socket is read by `flush` (the end of a turn that happens anyway: a notification's) when
+/// `acknowledgementReadInterval` has passed since the last read, and `pollEvents` leaves out
+/// POLLIN until `acknowledgementReadLimit` has passed: at hundreds of notifications a second
+/// the broker's PUBACKs then no longer wake the loop once more per notification. A message
+/// from the broker (a command) that arrives meanwhile waits at most that limit; with nothing in
+/// flight the socket is polled for reading as usual.
 ///
 /// Not thread-safe: one thread (the loop's) calls it. libmosquitto's callbacks run inside the
 /// `handle…` calls on that thread and only record what happened; the work is done after the
@@ -42,11 +59,17 @@ public final class MQTTClient {
     /// Set by callbacks, acted on once the library call returns.
     private var connackCode: Int32?
     private var disconnectCode: Int32?
-    /// A QoS 0 message written inside mosquitto_publish is acknowledged (on_publish) before
-    /// the call returns its mid; such acknowledgements wait here until `pump` knows the mid.
-    private var earlyAcks: Set<Int32> = []
-    private var insidePublish = false
     private var lastNow: Double = 0
+    /// Packets libmosquitto holds that this client queued since the last write (publishes,
+    /// subscribes); more than one, and the write is corked.
+    private var unwritten = 0
+    /// When the socket was last read; see "Acknowledgements are read on the loop's own turns".
+    private var lastReadAt = -Double.infinity
+
+    /// How often `flush` reads the socket while acknowledgements are awaited.
+    public static let acknowledgementReadInterval = 0.002
+    /// How long the socket goes unpolled for reading while acknowledgements are awaited.
+    public static let acknowledgementReadLimit = 0.020
 
     /// Loads libmosquitto (once per process) and checks the configuration; connects on `start`.
     public init(configuration: MQTTClientConfiguration) throws(MQTTError) {
@@ -89,7 +112,11 @@ public final class MQTTClient {
                 }
             }
             state = .stopping
-            if let m = mosq, lib.disconnect(m) != MOSQ_ERR_SUCCESS.rawValue { finishStop() }
+            if let m = mosq, lib.disconnect(m) != MOSQ_ERR_SUCCESS.rawValue {
+                finishStop()
+            } else {
+                writeQueued()   // the availability message and DISCONNECT, now
+            }
             nextMiscAt = now + 2   // give up on a broker that never closes
         case .connecting, .waiting, .idle:
             finishStop()
@@ -111,6 +138,26 @@ public final class MQTTClient {
         return lib.wantWrite(m)
     }
 
+    /// The `poll` events to wait for on `fileDescriptor`: POLLOUT while `wantsWrite`, POLLIN
+    /// except while acknowledgements are read on the loop's turns (POLLHUP and POLLERR are
+    /// reported by `poll` whatever is asked).
+    public var pollEvents: Int16 {
+        var events: Int16 = wantsWrite ? Int16(POLLOUT) : 0
+        if !readsOnTurns || lastNow - lastReadAt >= Self.acknowledgementReadLimit { events |= Int16(POLLIN) }
+        return events
+    }
+
+    /// Whether events are waiting for `nextEvent`.
+    public var hasEvents: Bool { eventHead < events.count }
+
+    /// Messages await their PUBACK, and none waits for the in-flight window to open: the socket
+    /// is read on the loop's turns. (When messages wait, or the window is half full, a
+    /// publisher with nothing else to wake it must read acknowledgements as they come.)
+    private var readsOnTurns: Bool {
+        state == .connected && outbox.inFlightCount > 0 && outbox.waitingCount == 0
+            && outbox.inFlightCount * 2 < configuration.inFlightLimit
+    }
+
     /// When `handleTimeout` is due: the next connection attempt, the connect timeout, or the
     /// next keep-alive check (once a second while there is a connection).
     public var nextDeadline: Double? {
@@ -118,12 +165,15 @@ public final class MQTTClient {
         case .idle, .stopped: return nil
         case .waiting(let t): return t
         case .connecting(let since): return min(since + configuration.connectTimeout, nextMiscAt)
-        case .connected, .stopping: return nextMiscAt
+        case .connected:
+            return readsOnTurns ? min(nextMiscAt, lastReadAt + Self.acknowledgementReadLimit) : nextMiscAt
+        case .stopping: return nextMiscAt
         }
     }
 
     public func handleReadable(at now: Double) {
         lastNow = now
+        lastReadAt = now
         guard let m = mosq else { return }
         let rc = lib.loopRead(m, 1)
         afterLibraryCall(rc, operation: "read", at: now)
@@ -131,19 +181,36 @@ public final class MQTTClient {
 
     public func handleWritable(at now: Double) {
         lastNow = now
-        guard let m = mosq else { return }
-        var rc = lib.loopWrite(m, 1)
+        guard mosq != nil else { return }
+        var rc = writeQueued()
         // During a TLS handshake libmosquitto advances the handshake from loop_read only (its own
         // loop does it on writability too), so a writable socket while connecting over TLS is
         // also offered to loop_read; with no data it returns at once.
-        if rc == MOSQ_ERR_SUCCESS.rawValue, configuration.broker.usesTLS, case .connecting = state, mosq != nil {
+        if rc == MOSQ_ERR_SUCCESS.rawValue, configuration.broker.usesTLS, case .connecting = state, let m = mosq {
             rc = lib.loopRead(m, 1)
         }
         afterLibraryCall(rc, operation: "write", at: now)
     }
 
+    /// The end of a loop turn: writes what `publish` queued since the last write, in one
+    /// corked go, and reads the broker's acknowledgements when they are due (see "read on the
+    /// loop's own turns"). Call it after the turn's publishes, then drain `nextEvent()`.
+    /// (Without it queued packets go out at the next writable poll, since `wantsWrite` is then
+    /// true: one loop turn later.)
+    public func flush(at now: Double) {
+        lastNow = now
+        guard let m = mosq else { return }
+        if lib.wantWrite(m) { afterLibraryCall(writeQueued(), operation: "write", at: now) }
+        if readsOnTurns, mosq != nil, now - lastReadAt >= Self.acknowledgementReadInterval {
+            handleReadable(at: now)
+        }
+    }
+
     public func handleTimeout(at now: Double) {
         lastNow = now
+        if readsOnTurns, now >= lastReadAt + Self.acknowledgementReadLimit {
+            handleReadable(at: now)
+        }
         switch state {
         case .waiting(let t) where now >= t:
             connect(at: now)
@@ -197,7 +264,10 @@ public final class MQTTClient {
     private func sendSubscribe(_ filter: String, _ qos: MQTTQoS) {
         guard let m = mosq else { return }
         var mid: Int32 = 0
-        if lib.subscribe(m, &mid, filter, qos.rawValue) == MOSQ_ERR_SUCCESS.rawValue { pendingSubscriptions[mid] = filter }
+        if lib.subscribe(m, &mid, filter, qos.rawValue) == MOSQ_ERR_SUCCESS.rawValue {
+            pendingSubscriptions[mid] = filter
+            unwritten += 1
+        }
     }
 
     // MARK: Connection life
@@ -209,9 +279,11 @@ public final class MQTTClient {
             return
         }
         mosq = m
+        unwritten = 0
+        // Publishes and subscribes are queued, not written at once: `writeQueued` sends them.
+        _ = lib.threadedSet(m, true)
         connackCode = nil
         disconnectCode = nil
-        earlyAcks.removeAll()
         lib.connectCallbackSet(m) { _, obj, rc in MQTTClient.from(obj)?.connackCode = rc }
         lib.disconnectCallbackSet(m) { _, obj, rc in MQTTClient.from(obj)?.disconnectCode = rc }
         lib.publishCallbackSet(m) { _, obj, mid in MQTTClient.from(obj)?.didPublish(mid: mid) }
@@ -282,6 +354,32 @@ public final class MQTTClient {
         }
         pump()
         updateQueueStatistics()
+        // What this call queued (publishes, PUBACKs of received messages, PINGREQ) goes now.
+        if let m = mosq, lib.wantWrite(m) {
+            let wrc = writeQueued()
+            if wrc != MOSQ_ERR_SUCCESS.rawValue { afterLibraryCall(wrc, operation: "write", at: now) }
+        }
+    }
+
+    /// `mosquitto_loop_write`: every queued packet, one `send` each, corked when there is more
+    /// than one so that the kernel sends them as one segment when uncorked.
+    @discardableResult
+    private func writeQueued() -> Int32 {
+        guard let m = mosq else { return MOSQ_ERR_NO_CONN.rawValue }
+        let fd = lib.socket(m)
+        let cork = unwritten > 1 && fd >= 0
+        unwritten = 0
+        if cork { setCork(fd, true) }
+        let rc = lib.loopWrite(m, 1)
+        // A failed write may have closed the socket (and the number may be reused): uncork
+        // only the socket still in use.
+        if cork, let m = mosq, lib.socket(m) == fd { setCork(fd, false) }
+        return rc
+    }
+
+    private func setCork(_ fd: Int32, _ on: Bool) {
+        var value: Int32 = on ? 1 : 0
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_CORK, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
     private func didConnect(at now: Double) {
@@ -294,6 +392,7 @@ public final class MQTTClient {
         if let a = configuration.availability {
             var mid: Int32 = 0
             _ = a.onlinePayload.withCString { p in lib.publish(m, &mid, a.topic, Int32(strlen(p)), p, a.qos.rawValue, true) }
+            unwritten += 1
         }
         for s in subscriptions { sendSubscribe(s.filter, s.qos) }
         events.append(.connected)
@@ -333,8 +432,8 @@ public final class MQTTClient {
             mosq = nil
             lib.destroy(m)
         }
+        unwritten = 0
         outbox.requeueInFlight()
-        earlyAcks.removeAll()
         pendingSubscriptions.removeAll()
         connackCode = nil
         disconnectCode = nil
@@ -347,16 +446,14 @@ public final class MQTTClient {
         while outbox.inFlightCount < configuration.inFlightLimit, let entry = outbox.nextWaiting() {
             var mid: Int32 = 0
             let message = entry.message
-            insidePublish = true
             let rc = message.payload.withUnsafeBytes { payload in
                 lib.publish(m, &mid, message.topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue, message.retain)
             }
-            insidePublish = false
             if rc == MOSQ_ERR_SUCCESS.rawValue {
+                // Queued, not written (threaded mode): even a QoS 0 message is acknowledged
+                // (on_publish) only once written, after its mid is known here.
+                unwritten += 1
                 outbox.markInFlight(entry.id, mid: mid)
-                // A QoS 0 message written during mosquitto_publish was acknowledged before its
-                // mid was known here.
-                if earlyAcks.remove(mid) != nil { didPublish(mid: mid) }
             } else if rc == MOSQ_ERR_NO_CONN.rawValue || rc == MOSQ_ERR_CONN_LOST.rawValue {
                 break
             } else {
@@ -372,8 +469,6 @@ public final class MQTTClient {
         if let id = outbox.acknowledge(mid: mid) {
             statistics.delivered += 1
             events.append(.delivered(id))
-        } else if insidePublish {
-            earlyAcks.insert(mid)
         }
         // Otherwise the availability message, which is not in the outbox.
     }

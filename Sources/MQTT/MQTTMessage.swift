@@ -24,8 +24,13 @@ public struct MQTTMessage: Sendable, Hashable {
     public static func problem(publishingTo topic: String) -> String? {
         if topic.isEmpty { return "empty topic" }
         if topic.utf8.count > 65535 { return "topic longer than 65535 octets" }
-        if topic.utf8.contains(where: { $0 == 0x2B || $0 == 0x23 }) { return "topic '\(topic)' contains a wildcard (+ or #)" }
-        if topic.utf8.contains(0) { return "topic contains a NUL character" }
+        // One pass over the octets: every message is checked on its way to the broker.
+        var wildcard = false, nul = false
+        for octet in topic.utf8 {
+            if octet == 0x2B || octet == 0x23 { wildcard = true } else if octet == 0 { nul = true }
+        }
+        if wildcard { return "topic '\(topic)' contains a wildcard (+ or #)" }
+        if nul { return "topic contains a NUL character" }
         return nil
     }
 

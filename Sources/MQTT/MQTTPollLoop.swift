@@ -14,13 +14,16 @@ public struct MQTTPollLoop {
     /// is ready. Events are left in the clients for the caller to drain.
     public func runOnce(timeout: Double) {
         var now = MQTTClock.now()
-        var wait = max(0, timeout)
+        // What the caller published since the last round goes out before the wait; what that
+        // read is handed over at once.
+        for c in clients { c.flush(at: now) }
+        var wait = clients.contains(where: \.hasEvents) ? 0 : max(0, timeout)
         var fds: [pollfd] = []
         var owners: [Int] = []
         for (i, c) in clients.enumerated() {
             if let d = c.nextDeadline { wait = min(wait, max(0, d - now)) }
             if let fd = c.fileDescriptor {
-                fds.append(pollfd(fd: fd, events: Int16(POLLIN) | (c.wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
+                fds.append(pollfd(fd: fd, events: c.pollEvents, revents: 0))
                 owners.append(i)
             }
         }

@@ -22,6 +22,7 @@ public struct MosquittoLibrary: Sendable {
     let loopRead: rt_mosquitto_loop_read_t
     let loopWrite: rt_mosquitto_loop_write_t
     let loopMisc: rt_mosquitto_loop_misc_t
+    let threadedSet: rt_mosquitto_threaded_set_t
     let connectCallbackSet: rt_mosquitto_connect_callback_set_t
     let disconnectCallbackSet: rt_mosquitto_disconnect_callback_set_t
     let publishCallbackSet: rt_mosquitto_publish_callback_set_t
@@ -77,6 +78,7 @@ public struct MosquittoLibrary: Sendable {
             loopRead: try f("mosquitto_loop_read", rt_mosquitto_loop_read_t.self),
             loopWrite: try f("mosquitto_loop_write", rt_mosquitto_loop_write_t.self),
             loopMisc: try f("mosquitto_loop_misc", rt_mosquitto_loop_misc_t.self),
+            threadedSet: try f("mosquitto_threaded_set", rt_mosquitto_threaded_set_t.self),
             connectCallbackSet: try f("mosquitto_connect_callback_set", rt_mosquitto_connect_callback_set_t.self),
             disconnectCallbackSet: try f("mosquitto_disconnect_callback_set", rt_mosquitto_disconnect_callback_set_t.self),
             publishCallbackSet: try f("mosquitto_publish_callback_set", rt_mosquitto_publish_callback_set_t.self),

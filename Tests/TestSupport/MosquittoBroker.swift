@@ -73,6 +73,11 @@ public final class MosquittoBroker {
         if let p = process { Glibc.kill(p.pid, SIGSTOP) }
     }
 
+    /// Lets a frozen broker go on (SIGCONT): it reads and answers what waited meanwhile.
+    public func thaw() {
+        if let p = process { Glibc.kill(p.pid, SIGCONT) }
+    }
+
     public func restart() throws {
         kill()
         try start()

@@ -26,17 +26,20 @@ extension GatewayController {
                                                                     value: Array(value), time: time)))
             return
         }
-        for q in decoded.quantities { publish(q, of: d, time: time) }
+        // One timestamp text for all the notification's quantities.
+        let stamp = UnixTime.iso8601(time)
+        for q in decoded.quantities { publish(q, of: d, stamp: stamp) }
         if case .csc(let m) = decoded {
             var rates = d.cscRates ?? CSCRates()
             rates.update(m, at: Double(now) / 1e9)
             d.cscRates = rates
-            for q in rates.quantities { publish(q, of: d, time: time) }
+            for q in rates.quantities { publish(q, of: d, stamp: stamp) }
         }
     }
 
-    /// One quantity: its Home Assistant config first (once), then the value.
-    func publish(_ q: SensorQuantity, of d: GatewayDevice, time: Double) {
+    /// One quantity: its Home Assistant config first (once), then the value stamped with the
+    /// `UnixTime.iso8601` text of its notification or advertisement.
+    func publish(_ q: SensorQuantity, of d: GatewayDevice, stamp: String) {
         if configuration.mqtt.discovery, d.discovered[q.key] == nil {
             let config = discovery.config(for: q, device: identity(of: d))
             d.discovered[q.key] = config.topic
@@ -49,7 +52,7 @@ extension GatewayController {
             topic = topics.quantity(d.id, q.key)
             d.topics[q.key] = topic
         }
-        messages.append(MQTTMessage(topic: topic, text: GatewayPayloads.measurement(q, time: time),
+        messages.append(MQTTMessage(topic: topic, text: GatewayPayloads.measurement(q, stamp: stamp),
                                     qos: configuration.mqtt.qos, retain: configuration.mqtt.retain))
     }
 
@@ -99,6 +102,7 @@ extension GatewayController {
 
     private func publishPassive(_ found: [PassiveAdvertisement], of d: GatewayDevice, at now: HostTime) {
         let time = wallTime()
+        let stamp = UnixTime.iso8601(time)
         for f in found {
             if case .malformed(let format, let error) = f {
                 messages.append(MQTTMessage(topic: topics.issue(d.id),
@@ -114,7 +118,7 @@ extension GatewayController {
                 // again after `passiveRepeat`.
                 if let last = d.lastPassive[q.key], last.value == q.value, now &- last.at < options.passiveRepeat { continue }
                 d.lastPassive[q.key] = (q.value, now)
-                publish(q, of: d, time: time)
+                publish(q, of: d, stamp: stamp)
             }
         }
     }

@@ -11,12 +11,18 @@ public enum GatewayPayloads {
     /// sensor sent "not known" or a special value; `{"event_type":"press",…}` for events, the
     /// form Home Assistant's MQTT event entity reads.
     public static func measurement(_ q: SensorQuantity, time: Double, sequence: UInt64? = nil) -> String {
+        measurement(q, stamp: UnixTime.iso8601(time), sequence: sequence)
+    }
+
+    /// The same with the time already as text (`UnixTime.iso8601`), so that the quantities of
+    /// one notification share one formatting of it.
+    public static func measurement(_ q: SensorQuantity, stamp: String, sequence: UInt64? = nil) -> String {
         var o = JSONObject()
         if q.kind == .event {
             if case .text(let t) = q.value { o.add("event_type", t) }
         }
         addValue(q, into: &o)
-        o.add("time", UnixTime.iso8601(time))
+        o.add("time", stamp)
         if let s = sequence { o.add("seq", raw: String(s)) }
         return o.finished
     }

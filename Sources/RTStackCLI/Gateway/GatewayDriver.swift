@@ -149,7 +149,9 @@ final class GatewayDriver: EventLoopDriver {
             for m in messages {
                 do { try mqtt.publish(m) } catch { log.write(.error, "MQTT: not published to \(m.topic): \(error)") }
             }
-            if !messages.isEmpty { again = true }
+            // The round's messages in one write; the broker's acknowledgements read on this turn.
+            mqtt.flush(at: Self.seconds(now))
+            if !messages.isEmpty || mqtt.hasEvents { again = true }
             for (client, line) in controller.takeControlOutput() {
                 if control?.send(client, line) == false { controller.controlClosed(client: client, at: now) }
             }
@@ -220,7 +222,7 @@ final class GatewayDriver: EventLoopDriver {
             for w in scratch { add(w.fd, w.events, .adapter(a.index, token: w.token), to: &list) }
         }
         if let fd = mqtt.fileDescriptor {
-            add(fd, Int16(POLLIN) | (mqtt.wantsWrite ? Int16(POLLOUT) : 0), .mqtt(fd: fd), to: &list)
+            add(fd, mqtt.pollEvents, .mqtt(fd: fd), to: &list)
         }
         if let control {
             for d in control.descriptors() {

@@ -42,18 +42,45 @@ public struct DecimalNumber: Sendable, Hashable, CustomStringConvertible {
     /// Exact decimal text: `21.38`, `-0.05`, `1200`, `2.0`. Exponents outside −18…9 are written
     /// in E notation (`12e20`), which JSON also accepts, so that a hostile exponent cannot make a
     /// 130-character number.
+    ///
+    /// The digits are written from the last into the string's own storage (every value the
+    /// gateway publishes goes through here).
     public var description: String {
-        if exponent >= 0 {
-            if significand == 0 { return "0" }
-            if exponent > 9 { return "\(significand)e\(exponent)" }
-            return String(significand) + String(repeating: "0", count: exponent)
+        if exponent >= 0 && significand == 0 { return "0" }
+        if exponent > 9 || exponent < -18 { return "\(significand)e\(exponent)" }
+        let magnitude = significand.magnitude
+        let decimals = max(0, -exponent), zeros = max(0, exponent)
+        var digitCount = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digitCount += 1
         }
-        if exponent < -18 { return "\(significand)e\(exponent)" }
-        let decimals = -exponent
-        let digits = String(significand.magnitude)
-        let padded = String(repeating: "0", count: max(0, decimals + 1 - digits.count)) + digits
-        let cut = padded.index(padded.endIndex, offsetBy: -decimals)
-        return (significand < 0 ? "-" : "") + padded[..<cut] + "." + padded[cut...]
+        // At least one digit before the point: 5 × 10⁻² is 0.05.
+        let places = max(digitCount, decimals + 1)
+        let count = (significand < 0 ? 1 : 0) + places + (decimals > 0 ? 1 : 0) + zeros
+        return String(unsafeUninitializedCapacity: count) { b in
+            var i = count
+            for _ in 0..<zeros {
+                i -= 1
+                b[i] = 0x30
+            }
+            rest = magnitude
+            for k in 0..<places {
+                if decimals > 0 && k == decimals {
+                    i -= 1
+                    b[i] = 0x2E  // .
+                }
+                i -= 1
+                b[i] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                rest /= 10
+            }
+            if significand < 0 {
+                i -= 1
+                b[i] = 0x2D  // -
+            }
+            return count
+        }
     }
 
     /// Digits after the decimal point (0 for whole numbers), for Home Assistant's

@@ -4,6 +4,7 @@ Bumble's host and paho-mqtt) against the same Bumble world and the same mosquitt
 after the other in the same run. Prints figures, asserts nothing.
 
     python -m world.bench_gateway --rtstack BIN [--seconds S] [--rates R,R] [--links N,N]
+                                  [--repeat K] [--before BIN] [--strace]
 
 For each notification rate R (per sensor; three sensors: heart, speed, Thingy):
 - notifications/s from the sensors to MQTT delivery: messages that name one notification each
@@ -15,9 +16,14 @@ For each notification rate R (per sensor; three sensors: heart, speed, Thingy):
 - CPU per 1,000 notifications/s: the gateway process's on-CPU time in the window (all its
   threads, /proc/PID/task/*/schedstat) per second, divided by the delivered rate in thousands.
 - CPU µs per notification and the peak RSS (VmHWM) of the gateway process in the run.
+- with --strace, one more window per contender under `strace -f -c` (every thread): system calls
+  per notification, the most frequent ones named (strace slows the process down, so that window's
+  other figures are not used).
 For each link count N: RSS (VmRSS, VmHWM) of the gateway process with N sensors connected and
 notifying once a second, 3 s after the last one is ready.
-Every figure is printed with its ratio rtstack/peer.
+Every figure is printed with its ratio rtstack/peer. With --repeat K the contenders take turns K
+times (rtstack, peer, rtstack, peer …) and each figure is the median of its K windows; --before
+BIN adds a third contender, another rtstack binary (the build before a change), in the same turns.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
+import statistics
 import socket
 import subprocess
 import sys
@@ -132,9 +140,10 @@ class World:
             self.process.wait()
 
 
-def contender_command(name: str, rtstack: str, world: World, broker: Broker, work: Path, devices: list[str] | None) -> list[str]:
-    if name == 'rtstack':
-        command = [rtstack, 'gateway', '--adapter', f'tcp:127.0.0.1:{world.hci_port}', '--mqtt', f'mqtt://127.0.0.1:{broker.port}',
+def contender_command(name: str, options: argparse.Namespace, world: World, broker: Broker, work: Path,
+                      devices: list[str] | None) -> list[str]:
+    if name in ('rtstack', 'before'):
+        command = [options.rtstack if name == 'rtstack' else options.before, 'gateway', '--adapter', f'tcp:127.0.0.1:{world.hci_port}', '--mqtt', f'mqtt://127.0.0.1:{broker.port}',
                    '--gateway-id', 'bench', '--state-dir', str(work / f'state-{time.monotonic_ns()}'), '--control-socket', 'off']
         for d in devices or []:
             command += ['--device', d]
@@ -149,7 +158,7 @@ def start(name: str, options: argparse.Namespace, world: World, broker: Broker, 
     """The contender, its standard error kept in a file for the report of a run that fails."""
     errors = work / f'{name}-{time.monotonic_ns()}.err'
     with errors.open('wb') as sink:
-        process = subprocess.Popen(contender_command(name, options.rtstack, world, broker, work, devices),
+        process = subprocess.Popen(contender_command(name, options, world, broker, work, devices),
                                    stdout=subprocess.DEVNULL, stderr=sink)
     return process, errors
 
@@ -171,7 +180,32 @@ def stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
-def stream(name: str, options: argparse.Namespace, rate: float, work: Path) -> dict:
+def attach_strace(pid: int, out: Path) -> subprocess.Popen:
+    """`strace -f -c` attached to every thread of `pid`; its summary goes to `out` when it is
+    interrupted."""
+    command = ['strace', '-f', '-c', '-qq', '-o', str(out)]
+    for task in Path(f'/proc/{pid}/task').iterdir():
+        command += ['-p', task.name]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)  # attached to every thread before the window opens
+    return process
+
+
+def strace_summary(out: Path) -> dict[str, int]:
+    """Calls per system call from a `strace -c` table, and their sum under the key 'total'
+    (strace versions differ in the columns of their own total row)."""
+    calls: dict[str, int] = {}
+    for line in out.read_text(errors='replace').splitlines():
+        fields = line.split()
+        # % time, seconds, usecs/call, calls, [errors], syscall
+        if len(fields) < 5 or fields[-1] == 'total' or not re.match(r'^[\d.]+$', fields[0]):
+            continue
+        calls[fields[-1]] = int(fields[3])
+    calls['total'] = sum(calls.values())
+    return calls
+
+
+def stream(name: str, options: argparse.Namespace, rate: float, work: Path, traced: bool = False) -> dict:
     broker = Broker(work)
     sub = Subscriber(broker.port)
     world = World(work, ['--heart', '1', '--speed', '1', '--environment', '1', '--distractors', '0', '--rate', str(rate)])
@@ -186,9 +220,14 @@ def stream(name: str, options: argparse.Namespace, rate: float, work: Path) -> d
         else:
             return {'error': 'not all three sensors streaming within 90 s' + exited(process, errors)}
         time.sleep(2)
+        trace = work / f'strace-{name}-{time.monotonic_ns()}.txt'
+        tracer = attach_strace(process.pid, trace) if traced else None
         cpu0, t0 = cpu_seconds(process.pid), time.monotonic()
         time.sleep(options.seconds)
         cpu1, t1 = cpu_seconds(process.pid), time.monotonic()
+        if tracer:
+            tracer.send_signal(signal.SIGINT)
+            tracer.wait(30)
         peak = rss(process.pid)
         time.sleep(1)
     finally:
@@ -215,6 +254,12 @@ def stream(name: str, options: argparse.Namespace, rate: float, work: Path) -> d
             latencies.append(at - sent[key])
     sent_in_window = sum(1 for when in sent.values() if t0 <= when <= t1)
     delivered_rate = delivered / (t1 - t0)
+    if tracer:
+        calls = strace_summary(trace)
+        per = delivered if delivered else float('nan')
+        top = sorted(((n, c) for n, c in calls.items() if n != 'total'), key=lambda nc: -nc[1])[:6]
+        return {'syscalls_per_notification': calls.get('total', 0) / per,
+                'top': ', '.join(f'{n} {c / per:.2f}' for n, c in top), 'delivered_rate': delivered_rate}
     cpu = (cpu1 - cpu0) / (t1 - t0) if cpu0 is not None and cpu1 is not None else float('nan')
     return {'sent_rate': sent_in_window / (t1 - t0), 'delivered_rate': delivered_rate,
             'p50_ms': percentile(latencies, 50) * 1000, 'p99_ms': percentile(latencies, 99) * 1000,
@@ -277,12 +322,18 @@ def main(argv: list[str] | None = None) -> int:
     top.add_argument('--seconds', type=float, default=10.0, help='measured window per run (default 10)')
     top.add_argument('--rates', default='100,300,1000', help='notifications per second per sensor (default 100,300,1000)')
     top.add_argument('--links', default='20,50', help='link counts for RSS (default 20,50)')
+    top.add_argument('--repeat', type=int, default=1, help='windows per contender and rate, taken in turns; medians (default 1)')
+    top.add_argument('--before', help='another rtstack binary, a third contender in the same turns')
+    top.add_argument('--strace', action='store_true', help='one more window per contender under strace -f -c: system calls per notification')
     options = top.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix='bench-gateway-'))
-    contenders = ['rtstack', 'peer']
+    contenders = ['rtstack'] + (['before'] if options.before else []) + ['peer']
     print(f'machine: {os.cpu_count()} cores, load average {" ".join(open("/proc/loadavg").read().split()[:3])} at start')
     print('contenders: rtstack = rtstack gateway (static binary) | peer = Bumble host + paho-mqtt in Python (world.gateway_peer)')
-    print('both: QoS 1, one JSON message per quantity; same Bumble world, same mosquitto, one after the other')
+    if options.before:
+        print(f'before = rtstack gateway of {options.before}')
+    print('both: QoS 1, one JSON message per quantity; same Bumble world, same mosquitto, one after the other'
+          + (f'; {options.repeat} turns, medians' if options.repeat > 1 else ''))
     stream_columns = [('sent/s', 'sent_rate', 8, 0), ('delivered/s', 'delivered_rate', 11, 0), ('p50 ms', 'p50_ms', 8, 2),
                       ('p99 ms', 'p99_ms', 8, 2), ('max ms', 'max_ms', 8, 1), ('CPU share', 'cpu_share', 9, 3),
                       ('CPU s/1,000/s', 'cpu_per_1000', 13, 3), ('CPU µs/notif', 'cpu_us_per_notification', 12, 1),
@@ -290,13 +341,24 @@ def main(argv: list[str] | None = None) -> int:
     for rate in [float(r) for r in options.rates.split(',') if r]:
         print(f'\n{rate:g} notifications/s per sensor, three sensors, {options.seconds:g} s window '
               '(latency: world notification → subscriber; each sample names its notification):')
-        results = {}
-        for name in contenders:
-            r = stream(name, options, rate, work)
+        windows: dict[str, list[dict]] = {name: [] for name in contenders}
+        for _ in range(max(1, options.repeat)):
+            for name in contenders:
+                r = stream(name, options, rate, work)
+                windows[name].append(r)
+        results = {name: medians(rs) for name, rs in windows.items()}
+        for r in results.values():
             if 'hwm_kib' in r:
                 r['hwm_mib'] = r['hwm_kib'] / 1024
-            results[name] = r
-        print_table(results, stream_columns, extra=lambda r: f'  ({r["samples"]} latency samples)')
+        print_table(results, stream_columns, extra=lambda r: f'  ({r["samples"]:.0f} latency samples)')
+        if options.strace:
+            print('  system calls per notification (strace -f -c, every thread, one more window each):')
+            for name in contenders:
+                r = stream(name, options, rate, work, traced=True)
+                if 'error' in r:
+                    print(f'  {name:<14}  {r["error"]}', flush=True)
+                else:
+                    print(f'  {name:<14}{r["syscalls_per_notification"]:>8.1f}  ({r["top"]})', flush=True)
     link_columns = [('VmRSS MiB', 'rss_mib', 9, 1), ('VmHWM MiB', 'hwm_mib', 9, 1), ('anon MiB', 'anon_mib', 8, 1),
                     ('file MiB', 'file_mib', 8, 1), ('ready after s', 'ready_s', 13, 1)]
     for count in [int(n) for n in options.links.split(',') if n]:
@@ -312,6 +374,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def medians(windows: list[dict]) -> dict:
+    """Each figure's median over the windows that did not fail (the first error if all did)."""
+    good = [w for w in windows if 'error' not in w]
+    if not good:
+        return windows[0]
+    return {key: statistics.median(w[key] for w in good) for key in good[0]}
+
+
 def print_table(results: dict[str, dict], columns: list[tuple[str, str, int, int]], extra=None) -> None:
     """One row per contender and the ratio rtstack/peer of every column (below 1: rtstack needs
     less, or is faster for latency; above 1 for rates: rtstack delivers more)."""
@@ -322,14 +392,15 @@ def print_table(results: dict[str, dict], columns: list[tuple[str, str, int, int
             continue
         print(f'  {name:<14}' + ''.join(f'{r[key]:>{width + 2}.{digits}f}' for _, key, width, digits in columns)
               + (extra(r) if extra else ''), flush=True)
-    a, b = results.get('rtstack', {}), results.get('peer', {})
-    if 'error' in a or 'error' in b or not a or not b:
-        return
-    cells = []
-    for _, key, width, _ in columns:
-        ratio = a[key] / b[key] if b[key] else float('nan')
-        cells.append(f'{ratio:>{width + 2}.2f}' if not 0 < ratio < 0.1 else f'{ratio:>{width + 2}.2g}')
-    print(f'  {"rtstack/peer":<14}' + ''.join(cells), flush=True)
+    for name in ('rtstack', 'before'):
+        a, b = results.get(name, {}), results.get('peer', {})
+        if 'error' in a or 'error' in b or not a or not b:
+            continue
+        cells = []
+        for _, key, width, _ in columns:
+            ratio = a[key] / b[key] if b[key] else float('nan')
+            cells.append(f'{ratio:>{width + 2}.2f}' if not 0 < ratio < 0.1 else f'{ratio:>{width + 2}.2g}')
+        print(f'  {name + "/peer":<14}' + ''.join(cells), flush=True)
 
 
 if __name__ == '__main__':
