@@ -13,6 +13,7 @@ extension MQTTClient {
     public func handleReadable(at now: HostTime) { handleReadable(at: Self.seconds(now)) }
     public func handleWritable(at now: HostTime) { handleWritable(at: Self.seconds(now)) }
     public func handleTimeout(at now: HostTime) { handleTimeout(at: Self.seconds(now)) }
+    public func flush(at now: HostTime) { flush(at: Self.seconds(now)) }
 
     /// `nextDeadline` as `HostTime`.
     public var nextHostDeadline: HostTime? { nextDeadline.map(Self.hostTime) }

@@ -150,7 +150,7 @@ final class GatewayDriver: EventLoopDriver {
                 do { try mqtt.publish(m) } catch { log.write(.error, "MQTT: not published to \(m.topic): \(error)") }
             }
             // The round's messages in one write; the broker's acknowledgements read on this turn.
-            mqtt.flush(at: Self.seconds(now))
+            mqtt.flush(at: now)
             if !messages.isEmpty || mqtt.hasEvents { again = true }
             for (client, line) in controller.takeControlOutput() {
                 if control?.send(client, line) == false { controller.controlClosed(client: client, at: now) }
