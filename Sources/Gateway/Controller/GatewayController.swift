@@ -259,11 +259,10 @@ public final class GatewayController {
     // MARK: Time
 
     public var nextDeadline: HostTime? {
-        var d: HostTime? = nextStatusAt
-        func consider(_ t: HostTime?) { if let t { d = min(d ?? t, t) } }
-        for dev in devices where dev.needsPlacement { consider(dev.heardSince.map { $0 &+ options.placementWindow }) }
-        if !isShutDown { consider(shutdownDeadline) }
-        return d
+        var d = EarliestDeadline(nextStatusAt)
+        for dev in devices where dev.needsPlacement { d.consider(dev.heardSince.map { $0 &+ options.placementWindow }) }
+        if !isShutDown { d.consider(shutdownDeadline) }
+        return d.time
     }
 
     public func advanceTime(to now: HostTime) {

@@ -253,10 +253,8 @@ extension HCIHost {
         connections[handle] = nil
         acl.close(handle)
         connection.security?.linkDown()
-        featureExchanges[handle] = nil
         commands.removeWaiting { $0 == .disconnect(id) || $0 == .connectionUpdate(id) || $0 == .enableEncryption(id)
             || $0 == .readEncryptionKeySize(id) || $0 == .readRemoteFeatures(id) }
-        disconnectSent.remove(id)
         linkTable.connectionEnded(id, reason: reason, requeueAtOnce: requeueAtOnce, at: now)
     }
 
@@ -264,7 +262,7 @@ extension HCIHost {
     /// already), or the pending LE Create Connection cancelled (`attemptCancelled` follows).
     func cancelAttempt(_ id: LinkID, at now: HostTime) {
         if initiator.remove(id) { return }
-        if awaitingAddress.removeValue(forKey: id) != nil {
+        if case .address? = linkTable.record(id)?.phase.attempt {
             linkTable.attemptCancelled(id, at: now)
             runSchedule(at: now)
             return
@@ -291,10 +289,12 @@ extension HCIHost {
     }
 
     /// The link table asks for the connection to end: Disconnect (Remote User Terminated
-    /// Connection, 0x13), once per connection; its Disconnection Complete ends it.
+    /// Connection, 0x13); its Disconnection Complete ends it. The table asks once per entry
+    /// into `.closing` (a refusal takes the link back to `.up`), so whether Disconnect was sent
+    /// is the link's phase; the command queue only guards against a second one meanwhile.
     func closeConnection(_ id: LinkID) {
-        guard let c = connection(of: id), !disconnectSent.contains(id) else { return }
-        disconnectSent.insert(id)
+        guard let c = connection(of: id), !commands.isWaiting(where: { $0 == .disconnect(id) }),
+              !commands.isInFlight(where: { $0 == .disconnect(id) }) else { return }
         send(Disconnect(connectionHandle: c.handle, reason: .remoteUserTerminatedConnection), purpose: .disconnect(id))
     }
 }

@@ -32,7 +32,7 @@ extension HCIHost {
 
     var scheduleWishes: ControllerSchedule.Wishes {
         // Links to a bonded identity wait for its current RPA: the host scans for it itself.
-        ControllerSchedule.Wishes(scan: scanner.wanted ?? (awaitingAddress.isEmpty ? nil : configuration.scan),
+        ControllerSchedule.Wishes(scan: scanner.wanted ?? (waitsForAnyAddress ? configuration.scan : nil),
                                   connect: !initiator.queue.isEmpty)
     }
 
