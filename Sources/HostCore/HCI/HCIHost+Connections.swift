@@ -83,7 +83,7 @@ extension HCIHost {
             // This controller cannot initiate while scanning: the scan stops (`ControllerSchedule`)
             // and the create goes again once it has. For the link table the attempt goes on.
             initiator.scanConflictLearned = true
-            initiator.enqueue(id, atFront: true)
+            linkTable.attemptStarted(id, waitingFor: .controllerTurn, at: now)
         } else {
             linkTable.attemptFailed(id, error: .commandFailed(opcode, status), at: now)
         }
@@ -198,7 +198,6 @@ extension HCIHost {
             }
         }) {
             // An attempt given up by the cancel guard that connected after all.
-            initiator.remove(r.id)
             link = r.id
         }
         guard let id = link else {
@@ -258,13 +257,18 @@ extension HCIHost {
         linkTable.connectionEnded(id, reason: reason, requeueAtOnce: requeueAtOnce, at: now)
     }
 
-    /// The link table gave up an attempt: taken out of the queue (the table has ended the link
-    /// already), or the pending LE Create Connection cancelled (`attemptCancelled` follows).
+    /// The link table gave up an attempt: a queued link has left the queue already (the table
+    /// has ended it), an attempt that waits for its turn or its peer's address ends now, and the
+    /// pending LE Create Connection is cancelled (`attemptCancelled` follows).
     func cancelAttempt(_ id: LinkID, at now: HostTime) {
-        if initiator.remove(id) { return }
-        if case .address? = linkTable.record(id)?.phase.attempt {
+        switch linkTable.record(id)?.phase.attempt {
+        case .controllerTurn?, .address?:
             linkTable.attemptCancelled(id, at: now)
             runSchedule(at: now)
+            return
+        case .controller?:
+            break
+        case .socket?, nil:
             return
         }
         guard var attempt = initiator.pending, attempt.link == id else { return }

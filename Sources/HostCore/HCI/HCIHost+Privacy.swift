@@ -91,9 +91,8 @@ extension HCIHost {
         guard !waiting.isEmpty else { return }
         if address == identity { resolver.seen(identity) }
         for record in waiting.reversed() {
-            // The attempt goes on at the controller.
-            linkTable.attemptStarted(record.id, waitingFor: .controller, at: now)
-            initiator.enqueue(record.id, atFront: true)
+            // The attempt goes on at the controller, before the queued links.
+            linkTable.attemptStarted(record.id, waitingFor: .controllerTurn, at: now)
         }
         runSchedule(at: now)
     }

@@ -183,7 +183,7 @@ public final class HCIHost: Host {
     /// The link whose LE Create Connection is pending at the controller (at most one).
     public var pendingConnection: LinkID? { initiator.pending?.link }
     /// Links waiting for their turn at the controller.
-    public var queuedConnections: [LinkID] { initiator.queue }
+    public var queuedConnections: [LinkID] { linkTable.waitingForConnector }
 
     func status(_ record: LinkRecord) -> LinkStatus {
         let c = record.phase.connection
@@ -218,8 +218,9 @@ public final class HCIHost: Host {
         clock = max(clock, now)
         while let r = linkTable.pollRequest() {
             switch r {
-            case let .start(id, urgent):
-                initiator.enqueue(id, atFront: urgent)
+            case .start:
+                // The link is queued in its turn (its phase); the schedule takes it.
+                break
             case let .cancel(id):
                 cancelAttempt(id, at: now)
             case let .close(id):

@@ -55,6 +55,10 @@ enum AttemptWait: Equatable {
     /// HCI: LE Create Connection, queued or pending at the controller (the initiator times the
     /// controller's one pending create, which may belong to no link).
     case controller
+    /// HCI: the attempt waits for its turn at the controller again, before every queued link
+    /// (a create refused while scanning goes again once the scan is down; a link that waited
+    /// for its peer's address has seen it).
+    case controllerTurn
     /// HCI: a link to a bonded identity waits to see its peer's current resolvable private
     /// address, until `until` (the plan's connect timeout).
     case address(until: HostTime)
@@ -63,7 +67,7 @@ enum AttemptWait: Equatable {
 
     var deadline: HostTime? {
         switch self {
-        case .controller: return nil
+        case .controller, .controllerTurn: return nil
         case let .address(until), let .socket(until): return until
         }
     }

@@ -112,6 +112,20 @@ public final class LinkTable {
         return best?.record
     }
 
+    /// The link the HCI connector's controller takes next: an attempt that waits for its turn
+    /// again (unless given up: its cancel ends it), else the queued link whose turn it is.
+    var nextInLine: LinkRecord? {
+        list.first { if case .initiating(.controllerTurn, cancelling: false) = $0.phase { return true } else { return false } }
+            ?? nextQueued
+    }
+
+    /// The links waiting for the connector, in the order it takes them.
+    var waitingForConnector: [LinkID] {
+        var queued: [(id: LinkID, turn: Int64)] = []
+        for record in list { if case let .queued(turn) = record.phase { queued.append((record.id, turn)) } }
+        return attempts(where: { $0 == .controllerTurn }).map(\.id) + queued.sorted { $0.turn < $1.turn }.map(\.id)
+    }
+
     /// The links whose attempt waits for something with a deadline (the peer's address, a
     /// socket), in creation order.
     func attempts(where matches: (AttemptWait) -> Bool) -> [LinkRecord] {
