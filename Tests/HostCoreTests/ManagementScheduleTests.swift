@@ -5,13 +5,7 @@ import Testing
 /// the next step. Each row is one rule of Docs/host-core.md, "The kernel backend's schedule",
 /// named by what it guards against.
 @Suite struct ManagementScheduleTests {
-    struct Row: Sendable, CustomTestStringConvertible {
-        let rule: String
-        var situation: ManagementSchedule.Situation
-        var wishes: ManagementSchedule.Wishes
-        let expected: ManagementSchedule.Step
-        var testDescription: String { rule }
-    }
+    typealias Row = ScheduleRow<ManagementSchedule.Situation, ManagementSchedule.Wishes, ManagementSchedule.Step>
 
     /// A ready adapter doing nothing, nothing wanted.
     static let quiet = ManagementSchedule.Situation(ready: true, discovering: false, discoveryCommandPending: false,
@@ -21,10 +15,7 @@ import Testing
 
     static func row(_ rule: String, _ expected: ManagementSchedule.Step,
                     _ change: (inout ManagementSchedule.Situation, inout ManagementSchedule.Wishes) -> Void) -> Row {
-        var s = quiet
-        var w = none
-        change(&s, &w)
-        return Row(rule: rule, situation: s, wishes: w, expected: expected)
+        Row(rule, expected, from: quiet, none, change)
     }
 
     static let rows: [Row] = [
