@@ -111,7 +111,8 @@ enum LinkInput {
 /// (`LinkTable.pollRequest`), so the connector never runs inside the table's own call.
 public enum ConnectorRequest: Sendable, Equatable {
     /// Start an attempt for the link (answer: `attemptStarted`, then `connected` or
-    /// `attemptFailed`). `urgent` links go before those already waiting.
+    /// `attemptFailed`). `urgent` links go before those already waiting: the link's turn in
+    /// `.queued` says so, and the connectors take queued links in that order from the table.
     case start(LinkID, urgent: Bool)
     /// Give up the link's attempt: drop it from the queue (no answer), or cancel the attempt
     /// under way (answer: `attemptCancelled`).
