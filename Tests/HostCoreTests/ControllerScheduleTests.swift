@@ -12,13 +12,7 @@ import Testing
         return c
     }()
 
-    struct Row: Sendable, CustomTestStringConvertible {
-        let rule: String
-        var situation: ControllerSchedule.Situation
-        var wishes: ControllerSchedule.Wishes
-        let expected: ControllerSchedule.Step
-        var testDescription: String { rule }
-    }
+    typealias Row = ScheduleRow<ControllerSchedule.Situation, ControllerSchedule.Wishes, ControllerSchedule.Step>
 
     /// A ready controller that scans while initiating, doing nothing, nothing wanted.
     static let quiet = ControllerSchedule.Situation(ready: true, scanner: .idle, scanOnController: nil,
@@ -28,10 +22,7 @@ import Testing
 
     static func row(_ rule: String, _ expected: ControllerSchedule.Step,
                     _ change: (inout ControllerSchedule.Situation, inout ControllerSchedule.Wishes) -> Void) -> Row {
-        var s = quiet
-        var w = none
-        change(&s, &w)
-        return Row(rule: rule, situation: s, wishes: w, expected: expected)
+        Row(rule, expected, from: quiet, none, change)
     }
 
     static let rows: [Row] = [

@@ -133,4 +133,30 @@ import Wire
         #expect(fake.refusals == [.leCreateConnection])
         #expect(fake.violations.isEmpty)
     }
+
+    /// The refused create's link waits for its turn again while the scan stops; given up then,
+    /// it ends at once (its turn is its phase, which the cancel reads) and no create goes out.
+    @Test func aLinkWaitingForItsTurnAgainAfterARefusedCreateEndsWhenGivenUp() {
+        let (host, fake) = Self.strictHost()
+        host.startScan(at: 0)
+        fake.run()
+        #expect(fake.scanning)
+        fake.answers[.leSetScanEnable] = .held
+        let link = host.connect(to: peer(1), plan: .noGATT, at: 0)
+        fake.run()
+        #expect(fake.refusals == [.leCreateConnection])
+        #expect(host.state(of: link) == .initiating)
+        #expect(fake.pulledHost.queuedConnections == [link])
+        host.disconnect(link, at: 0)
+        fake.run()
+        #expect(fake.disconnections.map(\.0) == [link])
+        #expect(fake.disconnections.first?.1 == .operationCancelledByHost)
+        #expect(host.state(of: link) == .disconnected)
+        #expect(fake.pulledHost.queuedConnections.isEmpty)
+        fake.release(.leSetScanEnable)
+        fake.run()
+        #expect(fake.count(.leCreateConnection) == 1)
+        #expect(host.isScanning)
+        #expect(fake.violations.isEmpty)
+    }
 }

@@ -67,8 +67,18 @@ final class GATTClient {
     /// The request of `current` refused for lack of security, and the refusal, while security
     /// is being raised.
     private var heldForSecurity: (request: ATTPDU, refusal: ATTPDU)?
-    private var isUp = false
-    @exclusivity(unchecked) private var downReason: HCIStatus?
+    /// Where the client is in its connection's life. The link's phase holds the client only
+    /// while the link is up or closing; this is what the phase cannot say: whether the plan has
+    /// been let run yet (`LinkTable.releasePlan`, after security), and that the connection has
+    /// ended for a caller that still holds the client (operations then fail with the reason).
+    @exclusivity(unchecked) private(set) var life: Life = .waiting
+
+    enum Life: Equatable {
+        /// Connected; the plan waits (for the connection's security, or its first transition).
+        case waiting
+        case running
+        case ended(HCIStatus)
+    }
     /// Notification registrations per value handle (`subscribe` / `unsubscribe`, and the plan's
     /// subscriptions): the CCCD is written on the first and written back to 0 after the last.
     private var registrations: [UInt16: Int] = [:]
@@ -84,15 +94,15 @@ final class GATTClient {
 
     /// The link is up: start the plan.
     func linkUp(at now: HostTime) {
-        guard !isUp, downReason == nil else { return }
-        isUp = true
+        guard life == .waiting else { return }
+        life = .running
         progress.started = true
         pump(at: now)
     }
 
     /// A complete ATT PDU received on CID 0x0004 (a slice of the received packet).
     func receive(_ pdu: ArraySlice<UInt8>, at now: HostTime) {
-        guard downReason == nil else { return }
+        if case .ended = life { return }
         // Hot path: a Handle Value Notification goes out as a slice of the input, with nothing
         // decoded beyond its handle and nothing allocated.
         let i = pdu.startIndex
@@ -129,7 +139,7 @@ final class GATTClient {
     /// through `HostEvent.operationCompleted(id, …)`: during this call already when it needs no
     /// request or cannot run (bearer closed, link down, nothing to subscribe to).
     func perform(_ operation: GATTOperation, id: OperationID, at now: HostTime) {
-        if let reason = downReason {
+        if case let .ended(reason) = life {
             output.deliver(.operationCompleted(id, .failure(.disconnected(reason))))
             return
         }
@@ -137,7 +147,7 @@ final class GATTClient {
             output.deliver(.operationCompleted(id, .failure(error)))
             return
         }
-        if case let .writeWithoutResponse(handle, value) = operation, isUp {
+        if case let .writeWithoutResponse(handle, value) = operation, life == .running {
             // A command needs no response, so it does not wait behind the request in flight
             // (Vol 3, Part F, §3.3.2 limits requests, not commands).
             let procedure = WriteProcedure(handle: handle, value: value, withoutResponse: true)
@@ -164,8 +174,8 @@ final class GATTClient {
 
     /// The link went away: every pending operation fails with `.disconnected(reason)`.
     func linkDown(reason: HCIStatus) {
-        guard downReason == nil else { return }
-        downReason = reason
+        if case .ended = life { return }
+        life = .ended(reason)
         let error = HostError.disconnected(reason)
         bearer.close(error)
         failAll(error)
@@ -176,7 +186,7 @@ final class GATTClient {
 
     /// Starts the next procedure while the bearer is free: the plan first, then the queue.
     func pump(at now: HostTime) {
-        while isUp, downReason == nil, bearer.isIdle, current == nil {
+        while life == .running, bearer.isIdle, current == nil {
             guard let job = nextPlanJob() ?? nextQueuedJob() else { return }
             settle(job, job.procedure.start(mtu: bearer.mtu), at: now)
         }
@@ -211,7 +221,7 @@ final class GATTClient {
     func securityFinished(raised: Bool, at now: HostTime) {
         guard let (request, refusal) = heldForSecurity, let job = current else { return }
         heldForSecurity = nil
-        if raised, bearer.isOpen, downReason == nil {
+        if raised, bearer.isOpen, life == .running || life == .waiting {
             bearer.requestSent(request.opcode, at: now)
             output.sendATT(request.encoded, on: link)
             return

@@ -59,7 +59,6 @@ extension HCIHost {
         case let .disconnect(id):
             if !status.isSuccess {
                 warn("Disconnect of \(id) failed: \(status)")
-                disconnectSent.remove(id)
                 if status == .unknownConnectionIdentifier, let c = connection(of: id),
                    answer.command.connectionHandle == c.handle {
                     // The controller no longer knows the handle: the link is gone.
@@ -170,9 +169,8 @@ extension HCIHost {
     /// down, the pending create is gone. Links whose plan has a reconnect policy go back to
     /// the queue at once (no backoff: the peer did nothing wrong).
     func controllerLost(reason: HCIStatus, error: HostError, at now: HostTime) {
-        for id in awaitingAddress.keys.sorted() {
-            awaitingAddress[id] = nil
-            linkTable.attemptFailed(id, error: error, requeueAtOnce: true, at: now)
+        for record in linkTable.attempts(where: Self.isAddressWait) {
+            linkTable.attemptFailed(record.id, error: error, requeueAtOnce: true, at: now)
         }
         if let attempt = initiator.pending, let id = attempt.link {
             initiator.pending = nil

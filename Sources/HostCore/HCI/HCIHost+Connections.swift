@@ -83,7 +83,7 @@ extension HCIHost {
             // This controller cannot initiate while scanning: the scan stops (`ControllerSchedule`)
             // and the create goes again once it has. For the link table the attempt goes on.
             initiator.scanConflictLearned = true
-            initiator.enqueue(id, atFront: true)
+            linkTable.attemptStarted(id, waitingFor: .controllerTurn, at: now)
         } else {
             linkTable.attemptFailed(id, error: .commandFailed(opcode, status), at: now)
         }
@@ -198,7 +198,6 @@ extension HCIHost {
             }
         }) {
             // An attempt given up by the cancel guard that connected after all.
-            initiator.remove(r.id)
             link = r.id
         }
         guard let id = link else {
@@ -253,20 +252,23 @@ extension HCIHost {
         connections[handle] = nil
         acl.close(handle)
         connection.security?.linkDown()
-        featureExchanges[handle] = nil
         commands.removeWaiting { $0 == .disconnect(id) || $0 == .connectionUpdate(id) || $0 == .enableEncryption(id)
             || $0 == .readEncryptionKeySize(id) || $0 == .readRemoteFeatures(id) }
-        disconnectSent.remove(id)
         linkTable.connectionEnded(id, reason: reason, requeueAtOnce: requeueAtOnce, at: now)
     }
 
-    /// The link table gave up an attempt: taken out of the queue (the table has ended the link
-    /// already), or the pending LE Create Connection cancelled (`attemptCancelled` follows).
+    /// The link table gave up an attempt: a queued link has left the queue already (the table
+    /// has ended it), an attempt that waits for its turn or its peer's address ends now, and the
+    /// pending LE Create Connection is cancelled (`attemptCancelled` follows).
     func cancelAttempt(_ id: LinkID, at now: HostTime) {
-        if initiator.remove(id) { return }
-        if awaitingAddress.removeValue(forKey: id) != nil {
+        switch linkTable.record(id)?.phase.attempt {
+        case .controllerTurn?, .address?:
             linkTable.attemptCancelled(id, at: now)
             runSchedule(at: now)
+            return
+        case .controller?:
+            break
+        case .socket?, nil:
             return
         }
         guard var attempt = initiator.pending, attempt.link == id else { return }
@@ -291,10 +293,12 @@ extension HCIHost {
     }
 
     /// The link table asks for the connection to end: Disconnect (Remote User Terminated
-    /// Connection, 0x13), once per connection; its Disconnection Complete ends it.
+    /// Connection, 0x13); its Disconnection Complete ends it. The table asks once per entry
+    /// into `.closing` (a refusal takes the link back to `.up`), so whether Disconnect was sent
+    /// is the link's phase; the command queue only guards against a second one meanwhile.
     func closeConnection(_ id: LinkID) {
-        guard let c = connection(of: id), !disconnectSent.contains(id) else { return }
-        disconnectSent.insert(id)
+        guard let c = connection(of: id), !commands.isWaiting(where: { $0 == .disconnect(id) }),
+              !commands.isInFlight(where: { $0 == .disconnect(id) }) else { return }
         send(Disconnect(connectionHandle: c.handle, reason: .remoteUserTerminatedConnection), purpose: .disconnect(id))
     }
 }

@@ -52,7 +52,7 @@ extension HCIHost {
     /// Links waiting for their peer's address connect when it advertises.
     func reportWithIdentity(_ report: AdvertisementReport, at now: HostTime) -> AdvertisementReport {
         // The common case costs three comparisons: nothing to resolve without bonds.
-        if securityContext.bonds.bonds.isEmpty && awaitingAddress.isEmpty && report.address.type.rawValue < 2 { return report }
+        if securityContext.bonds.bonds.isEmpty && report.address.type.rawValue < 2 && !waitsForAnyAddress { return report }
         var r = report
         switch report.address.type {
         case .publicIdentity, .randomIdentity:
@@ -68,7 +68,7 @@ extension HCIHost {
         case .publicDevice:
             break
         }
-        if !awaitingAddress.isEmpty, report.connectable { addressSeen(r.address, advertisedAs: report.address, at: now) }
+        if report.connectable, waitsForAnyAddress { addressSeen(r.address, advertisedAs: report.address, at: now) }
         return r
     }
 
@@ -80,32 +80,37 @@ extension HCIHost {
               securityContext.crypto != nil,
               securityContext.bonds.bonds.contains(where: { $0.address == peer && $0.pairing.identityResolvingKey != nil })
         else { return false }
-        awaitingAddress[id] = now &+ record.plan.connectTimeout
-        linkTable.attemptStarted(id, at: now)
+        linkTable.attemptStarted(id, waitingFor: .address(until: now &+ record.plan.connectTimeout), at: now)
         // The schedule, which asked for this attempt, goes on: it now scans for the peer.
         return true
     }
 
     /// `identity` advertised (as `address`: itself, or an RPA): its waiting links connect now.
     func addressSeen(_ identity: DeviceAddress, advertisedAs address: DeviceAddress, at now: HostTime) {
-        let waiting = awaitingAddress.keys.filter { linkTable.record($0)?.peer == identity }.sorted()
+        let waiting = linkTable.attempts(where: Self.isAddressWait).filter { $0.peer == identity }
         guard !waiting.isEmpty else { return }
         if address == identity { resolver.seen(identity) }
-        for id in waiting.reversed() {
-            awaitingAddress[id] = nil
-            initiator.enqueue(id, atFront: true)
+        for record in waiting.reversed() {
+            // The attempt goes on at the controller, before the queued links.
+            linkTable.attemptStarted(record.id, waitingFor: .controllerTurn, at: now)
         }
         runSchedule(at: now)
     }
 
     /// Links that waited for their peer's address until their connect timeout.
     func addressTimers(at now: HostTime) {
-        for (id, deadline) in awaitingAddress.sorted(by: { $0.key < $1.key }) where deadline <= now {
-            awaitingAddress[id] = nil
-            if let peer = linkTable.record(id)?.peer {
-                linkTable.attemptFailed(id, error: .connectTimeout(peer), at: now)
-            }
+        for record in linkTable.attempts(where: Self.isAddressWait) {
+            guard case let .address(until)? = record.phase.attempt, until <= now else { continue }
+            linkTable.attemptFailed(record.id, error: .connectTimeout(record.peer), at: now)
         }
+    }
+
+    /// Whether a link waits for its peer's current address (the host then scans for it).
+    var waitsForAnyAddress: Bool { linkTable.hasAttempt(where: Self.isAddressWait) }
+
+    static func isAddressWait(_ wait: AttemptWait) -> Bool {
+        if case .address = wait { return true }
+        return false
     }
 
     /// Where LE Create Connection goes for a link to `peer`: an identity in the controller's

@@ -32,8 +32,8 @@ extension HCIHost {
 
     var scheduleWishes: ControllerSchedule.Wishes {
         // Links to a bonded identity wait for its current RPA: the host scans for it itself.
-        ControllerSchedule.Wishes(scan: scanner.wanted ?? (awaitingAddress.isEmpty ? nil : configuration.scan),
-                                  connect: !initiator.queue.isEmpty)
+        ControllerSchedule.Wishes(scan: scanner.wanted ?? (waitsForAnyAddress ? configuration.scan : nil),
+                                  connect: linkTable.nextInLine != nil)
     }
 
     func scheduleSituation(for wishes: ControllerSchedule.Wishes, at now: HostTime) -> ControllerSchedule.Situation {
@@ -49,7 +49,8 @@ extension HCIHost {
     /// LE Create Connection for the first queued link; a link to a bonded identity whose
     /// current address is unknown waits for it to advertise instead.
     private func startNextAttempt(at now: HostTime) {
-        guard let id = initiator.popNext(), let record = linkTable.record(id) else { return }
+        guard let record = linkTable.nextInLine else { return }
+        let id = record.id
         if waitsForAddress(id, record, at: now) { return }
         // A bonded peer's identity goes to the controller as an identity address, or to the
         // RPA it advertised with (HCIHost+Privacy).

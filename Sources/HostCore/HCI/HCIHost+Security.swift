@@ -37,8 +37,8 @@ extension HCIHost {
             case let .sendSMP(pdu):
                 acl.enqueue(handle: c.handle, channel: .securityManager, payload: pdu.encoded[...])
             case let .encrypt(key):
-                if featureExchanges[c.handle] != nil {
-                    featureExchanges[c.handle] = .some(key)
+                if c.featureExchange != nil {
+                    c.featureExchange = Connection.FeatureExchange(thenEncryptWith: key)
                 } else {
                     sendEnableEncryption(c, key)
                 }
@@ -70,14 +70,15 @@ extension HCIHost {
     /// timeout (40 s) when LE Enable Encryption came first. Linux orders them the same way.
     func exchangeFeaturesBeforeEncrypting(_ c: Connection) {
         guard c.security?.encryptsAtOnce == true, controllerSupports(LEReadRemoteFeatures.opcode) else { return }
-        featureExchanges[c.handle] = .some(nil)
+        c.featureExchange = Connection.FeatureExchange(thenEncryptWith: nil)
         send(LEReadRemoteFeatures(connectionHandle: c.handle), purpose: .readRemoteFeatures(c.link))
     }
 
     /// LE Read Remote Features Complete (or its failure): the encryption waiting for it goes.
     func featuresExchanged(handle: UInt16) {
-        guard let waiting = featureExchanges.removeValue(forKey: handle), let c = connections[handle] else { return }
-        if let key = waiting { sendEnableEncryption(c, key) }
+        guard let c = connections[handle], let exchange = c.featureExchange else { return }
+        c.featureExchange = nil
+        if let key = exchange.thenEncryptWith { sendEnableEncryption(c, key) }
     }
 
     /// The link table asks for more security on `id` after an ATT refusal.
@@ -165,11 +166,9 @@ extension HCIHost {
     // MARK: Time
 
     var securityDeadline: HostTime? {
-        var d: HostTime?
-        for record in linkTable.list {
-            if let t = record.phase.connection?.security?.nextDeadline { d = min(d ?? t, t) }
-        }
-        return d
+        var d = EarliestDeadline()
+        for record in linkTable.list { d.consider(record.phase.connection?.security?.nextDeadline) }
+        return d.time
     }
 
     func advanceSecurity(to now: HostTime) {

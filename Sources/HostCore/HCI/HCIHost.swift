@@ -36,10 +36,10 @@ public final class HCIHost: Host {
     var initiator = Initiator()
     /// Connections by Connection_Handle: the data path's lookup.
     @exclusivity(unchecked) var connections = HandleTable()
-    /// Connections the host did not want and is taking down.
+    /// Connections the host did not want and is taking down. Not a link's state: these
+    /// connections belong to no link (an unexpected peer, a peripheral role, a connection the
+    /// application gave up while it won the race), so only their handles are known.
     var strayHandles: Set<UInt16> = []
-    /// Links whose Disconnect has been sent for their current connection.
-    var disconnectSent: Set<LinkID> = []
     /// The latest time any input carried: outputs are never stamped before the input that
     /// caused them, even when a caller pulls with an older clock.
     @exclusivity(unchecked) var clock: HostTime = 0
@@ -47,15 +47,9 @@ public final class HCIHost: Host {
     var securityContext: SecurityContext
     /// Bonded peers behind resolvable private addresses (HCIHost+Privacy).
     var resolver = AddressResolver()
-    /// Links to a bonded identity whose current RPA is not known yet: the host scans until the
-    /// peer is seen, then connects (until the deadline: the plan's connect timeout).
-    var awaitingAddress: [LinkID: HostTime] = [:]
     /// rtstack's own resolvable private address and its rotation (HCIHost+OwnAddress); nil
     /// unless configured, with a local IRK and crypto.
     var privateAddress: PrivateAddressRotation?
-    /// Connections whose LE Read Remote Features is under way, with the key to encrypt with
-    /// once it completes.
-    var featureExchanges: [UInt16: LinkEncryptionKey?] = [:]
     /// Sees every complete inbound ATT PDU before the GATT client does (tests only).
     var attObserver: ((LinkID, ArraySlice<UInt8>) -> Void)?
 
@@ -125,7 +119,7 @@ public final class HCIHost: Host {
         if phase == .ready { d.consider(scanner.retryAt) }
         d.consider(linkTable.nextDeadline)
         d.consider(securityDeadline)
-        d.consider(awaitingAddress.values.min())
+        d.consider(linkTable.attemptDeadline)
         if phase == .ready { d.consider(privateAddress?.nextDeadline) }
         return d.time
     }
@@ -189,7 +183,7 @@ public final class HCIHost: Host {
     /// The link whose LE Create Connection is pending at the controller (at most one).
     public var pendingConnection: LinkID? { initiator.pending?.link }
     /// Links waiting for their turn at the controller.
-    public var queuedConnections: [LinkID] { initiator.queue }
+    public var queuedConnections: [LinkID] { linkTable.waitingForConnector }
 
     func status(_ record: LinkRecord) -> LinkStatus {
         let c = record.phase.connection
@@ -224,8 +218,9 @@ public final class HCIHost: Host {
         clock = max(clock, now)
         while let r = linkTable.pollRequest() {
             switch r {
-            case let .start(id, urgent):
-                initiator.enqueue(id, atFront: urgent)
+            case .start:
+                // The link is queued in its turn (its phase); the schedule takes it.
+                break
             case let .cancel(id):
                 cancelAttempt(id, at: now)
             case let .close(id):

@@ -1,7 +1,8 @@
 import Wire
 
 /// The controller's single LE Create Connection (Core Spec v5.4 Vol 4, Part E, §7.8.12: a
-/// second one while one is pending gets Command Disallowed) and the links waiting for it.
+/// second one while one is pending gets Command Disallowed). The links waiting for it are the
+/// link table's (`LinkTable.nextInLine`: their phases say it).
 struct Initiator: Sendable {
     enum CancelReason: Sendable, Equatable {
         /// `LinkPlan.connectTimeout` ran out.
@@ -34,8 +35,6 @@ struct Initiator: Sendable {
         var cancelOnStatus: CancelReason?
     }
 
-    /// Links waiting for their turn, oldest first (urgent ones were put in front).
-    private(set) var queue: [LinkID] = []
     /// The one pending LE Create Connection.
     var pending: Attempt?
     /// The controller said Command Disallowed to a create while scanning: from now on scanning
@@ -47,23 +46,7 @@ struct Initiator: Sendable {
 
     var nextDeadline: HostTime? { pending?.deadline }
 
-    mutating func enqueue(_ link: LinkID, atFront: Bool = false) {
-        guard !queue.contains(link) else { return }
-        if atFront { queue.insert(link, at: 0) } else { queue.append(link) }
-    }
-
-    @discardableResult
-    mutating func remove(_ link: LinkID) -> Bool {
-        guard let i = queue.firstIndex(of: link) else { return false }
-        queue.remove(at: i)
-        return true
-    }
-
-    mutating func popNext() -> LinkID? {
-        queue.isEmpty ? nil : queue.removeFirst()
-    }
-
-    /// Forgets the controller's side (controller reset); the queue stays.
+    /// Forgets the controller's side (controller reset).
     mutating func controllerReset() {
         pending = nil
         scanConflictLearned = false

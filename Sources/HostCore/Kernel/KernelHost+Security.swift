@@ -1,33 +1,31 @@
 import Wire
 
-/// What the kernel host tracks about security: per link, the level the kernel reached, a
-/// raise or a pairing under way, the prompt the kernel waits on; per peer, what the kernel's
-/// last key was.
+/// What the kernel host tracks about security beyond its links: per peer, what the kernel's
+/// last key was (a peer's, not a link's: it outlives every socket); and the adapter settings
+/// it changed. Each link's own part is its record's `kernelSecurity`.
 struct KernelSecurityState {
-    enum Prompt {
-        case passkey(DeviceAddress)
-        case confirm(DeviceAddress)
-    }
-
-    var levels: [LinkID: SecurityLevel] = [:]
-    /// BT_SECURITY raised after an ATT refusal: the level needed and when to give up.
-    var raising: [LinkID: (need: SecurityLevel, deadline: HostTime)] = [:]
-    /// Pair Device sent for the link (`Host.secure`).
-    var pairing: [LinkID: DeviceAddress] = [:]
-    var prompts: [LinkID: Prompt] = [:]
     /// New Long Term Key of each peer: what the kernel's pairing made.
     var keys: [DeviceAddress: (level: SecurityLevel, keySize: UInt8, bonded: Bool)] = [:]
     /// Set Bondable / Set Secure Connections were switched on by this host (and go back off at
     /// the end).
     var bondableByHost = false
     var secureConnectionsByHost = false
+}
 
-    mutating func forget(_ link: LinkID) {
-        levels[link] = nil
-        raising[link] = nil
-        pairing[link] = nil
-        prompts[link] = nil
+/// One link's security on the kernel backend, kept in its `LinkRecord`.
+struct KernelLinkSecurity {
+    enum Prompt {
+        case passkey(DeviceAddress)
+        case confirm(DeviceAddress)
     }
+
+    /// The level the kernel reached on the socket.
+    var level: SecurityLevel?
+    /// BT_SECURITY raised after an ATT refusal: the level needed and when to give up.
+    var raising: (need: SecurityLevel, deadline: HostTime)?
+    /// Pair Device sent for the link (`Host.secure`), to this peer.
+    var pairing: DeviceAddress?
+    var prompt: Prompt?
 }
 
 /// Security on the kernel backend (Docs/security.md): the kernel pairs and encrypts with its
@@ -54,11 +52,12 @@ extension KernelHost {
 
     /// The link's socket connected: the kernel has reached the BT_SECURITY it was given.
     func channelSecured(_ id: LinkID, _ level: KernelSecurityLevel?) {
-        guard let k = level, let l = SecurityLevel(rawValue: Int(k.rawValue)) else { return }
-        security.levels[id] = l
+        guard let k = level, let l = SecurityLevel(rawValue: Int(k.rawValue)), let record = linkTable.record(id) else { return }
+        record.kernelSecurity.level = l
         // Signed writes go unsigned on an encrypted link (Vol 3, Part G, §4.9.2).
-        linkTable.record(id)?.phase.connection?.client.linkEncrypted = l > .low
-        if l > .low, let peer = linkTable.record(id)?.peer {
+        record.phase.connection?.client.linkEncrypted = l > .low
+        if l > .low {
+            let peer = record.peer
             deliver(.security(id, .encrypted(level: l, keySize: security.keys[peer]?.keySize ?? 16,
                                              withBond: security.keys[peer] == nil)))
         }
@@ -67,16 +66,16 @@ extension KernelHost {
     // MARK: Raising a link's level after an ATT refusal
 
     func raiseSecurity(_ id: LinkID, after error: ATTErrorCode, at now: HostTime) {
-        let level = security.levels[id] ?? .low
-        let peer = linkTable.record(id)?.peer
-        let keySize = peer.flatMap { security.keys[$0]?.keySize } ?? 16
-        guard configuration.automaticSecurity, openChannels.contains(id), security.raising[id] == nil,
+        let record = linkTable.record(id)
+        let level = record?.kernelSecurity.level ?? .low
+        let keySize = record.flatMap { security.keys[$0.peer]?.keySize } ?? 16
+        guard configuration.automaticSecurity, let record, hasSocket(id), record.kernelSecurity.raising == nil,
               let need = SecurityNeed.after(error, level: level, keySize: keySize),
               let kernelLevel = KernelSecurityLevel(rawValue: UInt8(need.level.rawValue)) else {
             linkTable.securityDone(id, raised: false, at: now)
             return
         }
-        security.raising[id] = (need.level, now &+ configuration.securityTimeout)
+        record.kernelSecurity.raising = (need.level, now &+ configuration.securityTimeout)
         deliver(.security(id, .pairingStarted(need)))
         actions.append(.raiseSecurity(id, kernelLevel))
     }
@@ -84,13 +83,13 @@ extension KernelHost {
     /// The socket is writable again after BT_SECURITY was raised: `level` is what it has now
     /// (nil: the kernel refused the raise).
     public func securityRaised(_ id: LinkID, level: KernelSecurityLevel?, at now: HostTime) {
-        guard let raising = security.raising.removeValue(forKey: id) else { return }
+        guard let record = linkTable.record(id), let raising = record.kernelSecurity.raising else { return }
+        record.kernelSecurity.raising = nil
         let reached = level.flatMap { SecurityLevel(rawValue: Int($0.rawValue)) } ?? .low
         if reached >= raising.need {
-            security.levels[id] = reached
-            linkTable.record(id)?.phase.connection?.client.linkEncrypted = reached > .low
-            let peer = linkTable.record(id)?.peer
-            deliver(.security(id, .encrypted(level: reached, keySize: peer.flatMap { security.keys[$0]?.keySize } ?? 16,
+            record.kernelSecurity.level = reached
+            record.phase.connection?.client.linkEncrypted = reached > .low
+            deliver(.security(id, .encrypted(level: reached, keySize: security.keys[record.peer]?.keySize ?? 16,
                                              withBond: false)))
             linkTable.securityDone(id, raised: true, at: now)
         } else {
@@ -103,15 +102,21 @@ extension KernelHost {
     /// A raise that did not end in time: the request fails, and the socket (left waiting for
     /// security by the kernel) cannot carry ATT any more, so the link is closed.
     func securityTimers(at now: HostTime) {
-        for (id, r) in security.raising where r.deadline <= now {
-            security.raising[id] = nil
+        for record in linkTable.list {
+            guard let r = record.kernelSecurity.raising, r.deadline <= now else { continue }
+            let id = record.id
+            record.kernelSecurity.raising = nil
             deliver(.security(id, .failed(.unavailable("the kernel's pairing did not end within \(configuration.securityTimeout / 1_000_000_000) s"))))
             linkTable.securityDone(id, raised: false, at: now)
             linkTable.securityFailed(id, error: .security(.unavailable("pairing timed out")), at: now)
         }
     }
 
-    var securityDeadline: HostTime? { security.raising.values.map(\.deadline).min() }
+    var securityDeadline: HostTime? {
+        var d = EarliestDeadline()
+        for record in linkTable.list { d.consider(record.kernelSecurity.raising?.deadline) }
+        return d.time
+    }
 
     // MARK: The management channel
 
@@ -125,32 +130,33 @@ extension KernelHost {
             warn("management pairing event dropped: \(error)", parameters)
             return true
         }
-        let link = link(of: event.peer)
+        let record = record(of: event.peer)
+        let link = record?.id
         switch event {
         case let .newLongTermKey(peer, bonded, authenticated, sc, size):
             security.keys[peer] = (SecurityLevel.of(authenticated: authenticated, secureConnections: sc, keySize: size), size, bonded)
         case let .userPasskeyRequest(peer):
             // Only for rtstack's links: bluetoothd's agent answers for its own devices.
-            guard let link else { return true }
-            security.prompts[link] = .passkey(peer)
+            guard let record, let link else { return true }
+            record.kernelSecurity.prompt = .passkey(peer)
             deliver(.security(link, .prompt(.enterPasskey)))
         case let .passkeyNotify(_, passkey):
             if let link { deliver(.security(link, .prompt(.displayPasskey(passkey)))) }
         case let .userConfirmationRequest(peer, justWorks, value):
-            guard let link else { return true }
+            guard let record, let link else { return true }
             if justWorks {
                 // Just Works authorization: rtstack asked for this link's security itself.
                 send(.userConfirmation(true, peer, index: configuration.index), at: now, waitForAnswer: false)
             } else {
-                security.prompts[link] = .confirm(peer)
+                record.kernelSecurity.prompt = .confirm(peer)
                 deliver(.security(link, .prompt(.confirmNumber(value))))
             }
         case let .authenticationFailed(_, status):
-            guard let link else { return true }
-            security.prompts[link] = nil
+            guard let record, let link else { return true }
+            record.kernelSecurity.prompt = nil
             deliver(.security(link, .failed(.kernel(status))))
-            if security.raising[link] != nil {
-                security.raising[link] = nil
+            if record.kernelSecurity.raising != nil {
+                record.kernelSecurity.raising = nil
                 linkTable.securityDone(link, raised: false, at: now)
                 linkTable.securityFailed(link, error: .security(.kernel(status)), at: now)
             }
@@ -166,12 +172,14 @@ extension KernelHost {
         case .pairDevice:
             var r = ByteReader(rp)
             let peer = try? ManagementPairingEvent.address(&r)
-            guard let (id, _) = security.pairing.first(where: { $0.value == peer }) ?? security.pairing.first else { return true }
-            security.pairing[id] = nil
+            guard let record = linkTable.list.first(where: { $0.kernelSecurity.pairing != nil && $0.kernelSecurity.pairing == peer })
+                ?? linkTable.list.first(where: { $0.kernelSecurity.pairing != nil }) else { return true }
+            let id = record.id
+            record.kernelSecurity.pairing = nil
             if status == .success || status == ManagementStatus(rawValue: 0x13) {
                 let key = peer.flatMap { security.keys[$0] }
-                let level = key?.level ?? max(security.levels[id] ?? .medium, .medium)
-                security.levels[id] = level
+                let level = key?.level ?? max(record.kernelSecurity.level ?? .medium, .medium)
+                record.kernelSecurity.level = level
                 deliver(.security(id, .encrypted(level: level, keySize: key?.keySize ?? 16, withBond: false)))
             } else {
                 deliver(.security(id, .failed(.kernel(status))))
@@ -186,14 +194,15 @@ extension KernelHost {
         }
     }
 
-    private func link(of peer: DeviceAddress) -> LinkID? {
-        linkTable.list.first { $0.peer.address == peer.address }?.id
+    private func record(of peer: DeviceAddress) -> LinkRecord? {
+        linkTable.list.first { $0.peer.address == peer.address }
     }
 
     // MARK: The application
 
     public func answerPairing(_ link: LinkID, _ answer: PairingAnswer, at now: HostTime) {
-        guard let prompt = security.prompts.removeValue(forKey: link) else { return }
+        guard let record = linkTable.record(link), let prompt = record.kernelSecurity.prompt else { return }
+        record.kernelSecurity.prompt = nil
         switch (prompt, answer) {
         case let (.passkey(peer), .passkey(n)):
             send(.userPasskey(n, peer, index: configuration.index), at: now, waitForAnswer: false)
@@ -209,16 +218,17 @@ extension KernelHost {
     /// Pairs the link's peer through the kernel (Pair Device); `need.fresh` forgets the kernel's
     /// bond first (Unpair Device) so that a new pairing runs.
     public func secure(_ link: LinkID, _ need: SecurityNeed, at now: HostTime) {
-        guard openChannels.contains(link), let peer = linkTable.record(link)?.peer else {
+        guard hasSocket(link), let record = linkTable.record(link) else {
             deliver(.security(link, .failed(.unavailable(linkTable.notConnectedReason(link)))))
             return
         }
-        if !need.fresh, let level = security.levels[link], level >= need.level {
+        let peer = record.peer
+        if !need.fresh, let level = record.kernelSecurity.level, level >= need.level {
             deliver(.security(link, .encrypted(level: level, keySize: security.keys[peer]?.keySize ?? 16, withBond: true)))
             return
         }
         if need.fresh { send(.unpairDevice(peer, index: configuration.index), at: now, waitForAnswer: false) }
-        security.pairing[link] = peer
+        record.kernelSecurity.pairing = peer
         deliver(.security(link, .pairingStarted(need)))
         send(.pairDevice(peer, ioCapability: configuration.ioCapability ?? .keyboardDisplay, index: configuration.index),
              at: now, waitForAnswer: false)

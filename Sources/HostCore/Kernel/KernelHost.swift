@@ -65,14 +65,10 @@ public final class KernelHost: Host {
     /// While the adapter is away: when Set Powered is tried again.
     var powerRetryAt: HostTime?
 
-    // The connector
-    /// Links waiting for their socket, oldest first.
-    var queue: [LinkID] = []
-    /// The link whose socket is connecting, and when that attempt times out.
-    var initiating: (link: LinkID, deadline: HostTime)?
-    /// Links whose socket is open (connecting or connected).
-    var openChannels: Set<LinkID> = []
-    /// Levels, raises, pairings and prompts of the links (KernelHost+Security).
+    // The connector keeps nothing per link: a link waiting for its socket is `.queued` (in its
+    // turn), the one whose socket connects is `.initiating(.socket(until:))`, a link with an
+    // open socket has a connection, and its security is its record's `kernelSecurity`.
+    /// What the kernel's pairing made of each peer, and the adapter settings this host changed.
     var security = KernelSecurityState()
 
     public init(configuration: KernelHostConfiguration) {
@@ -150,7 +146,7 @@ public final class KernelHost: Host {
             guard types.contains(.lePublic) || types.contains(.leRandom) else { return }
             setDiscovering(on)
             // The kernel ends a discovery after about ten seconds: start the next at once.
-            if !on { reconcile(at: now) }
+            if !on { runSchedule(at: now) }
         case let .other(code, parameters):
             _ = pairingEvent(code, parameters, at: now)
         }
@@ -159,18 +155,17 @@ public final class KernelHost: Host {
 
     /// The earliest time at which `advanceTime(to:)` has something to do.
     public var nextDeadline: HostTime? {
-        var d = inFlight?.deadline
-        func take(_ t: HostTime?) { if let t { d = min(d ?? t, t) } }
-        take(initiating?.deadline)
-        take(discoveryRetryAt)
-        if discovering, scanWanted { take(discoveryCycleAt) }
+        var d = EarliestDeadline(inFlight?.deadline)
+        d.consider(linkTable.attemptDeadline)
+        d.consider(discoveryRetryAt)
+        if discovering, scanWanted { d.consider(discoveryCycleAt) }
         if case let .away(_, deadline) = phase {
-            take(deadline)
-            take(powerRetryAt)
+            d.consider(deadline)
+            d.consider(powerRetryAt)
         }
-        take(linkTable.nextDeadline)
-        take(securityDeadline)
-        return d
+        d.consider(linkTable.nextDeadline)
+        d.consider(securityDeadline)
+        return d.time
     }
 
     public func advanceTime(to now: HostTime) {
@@ -187,18 +182,16 @@ public final class KernelHost: Host {
                 bringUpFailed(.noAnswer(f.command.opcode))
             }
         }
-        if let i = initiating, i.deadline <= now, let record = linkTable.record(i.link) {
-            initiating = nil
-            closeChannel(i.link)
-            linkTable.attemptFailed(i.link, error: .connectTimeout(record.peer), at: now)
+        if let record = connectingLink, let deadline = record.phase.attempt?.deadline, deadline <= now {
+            closeChannel(record.id)
+            linkTable.attemptFailed(record.id, error: .connectTimeout(record.peer), at: now)
         }
         if let r = discoveryRetryAt, r <= now { discoveryRetryAt = nil }
+        var cycleDue = false
         if let c = discoveryCycleAt, c <= now {
             discoveryCycleAt = nil
             if discovering, !reportedSinceStart { quietRestarts += 1 }
-            if discovering, scanWanted, inFlight == nil, waiting.isEmpty {
-                send(.stopDiscovery(.lowEnergy, index: configuration.index), at: now)
-            }
+            cycleDue = true
         }
         if case let .away(removed, deadline) = phase {
             if deadline <= now {
@@ -212,7 +205,7 @@ public final class KernelHost: Host {
         }
         securityTimers(at: now)
         linkTable.advanceTime(to: now)
-        reconcile(at: now)
+        runSchedule(at: now, cycleDue: cycleDue)
         serviceLinks(at: now)
     }
 
@@ -222,12 +215,12 @@ public final class KernelHost: Host {
     /// The configuration's interval and window do not apply: the kernel picks them.
     public func startScan(_ scan: ScanConfiguration?, at now: HostTime) {
         scanWanted = true
-        reconcile(at: now)
+        runSchedule(at: now)
     }
 
     public func stopScan(at now: HostTime) {
         scanWanted = false
-        reconcile(at: now)
+        runSchedule(at: now)
     }
 
     /// The links, for the CLI and tests.
@@ -262,33 +255,29 @@ public final class KernelHost: Host {
 
     /// The link's socket connected (POLLOUT with SO_ERROR 0).
     public func channelConnected(_ id: LinkID, info: KernelChannelInfo, at now: HostTime) {
-        guard initiating?.link == id, let record = linkTable.record(id) else { return }
-        initiating = nil
+        guard let record = connectingLink, record.id == id else { return }
         let connection = ConnectionInfo(handle: info.handle ?? 0, peer: record.peer, interval: 0, latency: 0,
                                         supervisionTimeout: 0)
         // The ATT_MTU cannot exceed what the kernel's L2CAP channel carries either way.
         linkTable.connected(id, info: connection, mtuLimit: min(info.receiveMTU, info.sendMTU), at: now)
         channelSecured(id, info.security)
-        reconcile(at: now)
+        runSchedule(at: now)
         serviceLinks(at: now)
     }
 
     /// The link's socket could not connect; `error` names the errno and the peer.
     public func channelFailed(_ id: LinkID, error: HostError, at now: HostTime) {
-        guard initiating?.link == id else { return }
-        initiating = nil
-        openChannels.remove(id)
+        guard connectingLink?.id == id else { return }
         linkTable.attemptFailed(id, error: error, at: now)
-        reconcile(at: now)
+        runSchedule(at: now)
         serviceLinks(at: now)
     }
 
     /// The connected link's socket ended (the peer or the kernel dropped the connection).
     public func channelClosed(_ id: LinkID, reason: HCIStatus, at now: HostTime) {
-        guard openChannels.remove(id) != nil else { return }
-        security.forget(id)
+        guard linkTable.record(id)?.phase.connection != nil else { return }
         linkTable.connectionEnded(id, reason: reason, at: now)
-        reconcile(at: now)
+        runSchedule(at: now)
         serviceLinks(at: now)
     }
 
@@ -307,20 +296,18 @@ public final class KernelHost: Host {
         while let r = linkTable.pollRequest() {
             changed = true
             switch r {
-            case let .start(id, urgent):
-                if !queue.contains(id) {
-                    if urgent { queue.insert(id, at: 0) } else { queue.append(id) }
-                }
+            case .start:
+                // The link is queued in its turn (its phase); the schedule takes it.
+                break
             case let .cancel(id):
-                queue.removeAll { $0 == id }
-                if initiating?.link == id {
-                    initiating = nil
+                // A queued link has left the queue already; a connecting one closes its socket.
+                if connectingLink?.id == id {
                     closeChannel(id)
                     linkTable.attemptCancelled(id, at: now)
                 }
             case let .close(id):
                 // The kernel drops the connection once no socket uses it: the link is down now.
-                if openChannels.contains(id) {
+                if linkTable.record(id)?.phase.connection != nil {
                     closeChannel(id)
                     linkTable.connectionEnded(id, reason: .connectionTerminatedByLocalHost, at: now)
                 }
@@ -328,9 +315,9 @@ public final class KernelHost: Host {
                 raiseSecurity(id, after: error, at: now)
             }
         }
-        if changed { reconcile(at: now) }
+        if changed { runSchedule(at: now) }
         while let (id, pdu) = linkTable.pollATT() {
-            guard openChannels.contains(id) else {
+            guard linkTable.record(id)?.phase.connection != nil else {
                 warn("ATT PDU for \(id), which is not connected, dropped", pdu[...])
                 continue
             }
@@ -338,9 +325,22 @@ public final class KernelHost: Host {
         }
     }
 
+    /// Closes the link's socket; called before the transition that ends its attempt or
+    /// connection (the link's security goes with that transition).
     private func closeChannel(_ id: LinkID) {
-        security.forget(id)
-        if openChannels.remove(id) != nil { actions.append(.closeChannel(id)) }
+        if hasSocket(id) { actions.append(.closeChannel(id)) }
+    }
+
+    /// The link whose socket is connecting (one at a time).
+    var connectingLink: LinkRecord? {
+        linkTable.list.first { if case .socket? = $0.phase.attempt { return true } else { return false } }
+    }
+
+    /// Whether the link's socket is open: connecting, or connected.
+    func hasSocket(_ id: LinkID) -> Bool {
+        guard let phase = linkTable.record(id)?.phase else { return false }
+        if case .socket? = phase.attempt { return true }
+        return phase.connection != nil
     }
 
     // MARK: Internals
@@ -406,11 +406,11 @@ public final class KernelHost: Host {
                 discoveryRetryAt = now &+ configuration.discoveryRetryDelay
                 if status != .busy { warn("\(adapterName): Start Discovery failed: \(status); trying again") }
             }
-            reconcile(at: now)
+            runSchedule(at: now)
         case .stopDiscovery:
             setDiscovering(false)
             discoveryCycleAt = nil
-            reconcile(at: now)
+            runSchedule(at: now)
         case .setIOCapability, .setBondable, .setSecureConnections:
             if status != .success { warn("\(adapterName): \(opcode.name) failed: \(status); pairing uses the kernel's setting") }
         default:
@@ -436,7 +436,7 @@ public final class KernelHost: Host {
             info.ownAddress = DeviceAddress(adapterAddress ?? .zero, type: .publicDevice)
             controllerInfo = info
             deliver(.controllerReady(info))
-            reconcile(at: now)
+            runSchedule(at: now)
         }
     }
 
@@ -456,14 +456,13 @@ public final class KernelHost: Host {
         setDiscovering(false)
         discoveryCycleAt = nil
         discoveryRetryAt = nil
-        if let i = initiating {
-            initiating = nil
-            closeChannel(i.link)
-            linkTable.attemptFailed(i.link, error: .adapter(adapterName, cause), requeueAtOnce: true, at: now)
+        if let record = connectingLink {
+            closeChannel(record.id)
+            linkTable.attemptFailed(record.id, error: .adapter(adapterName, cause), requeueAtOnce: true, at: now)
         }
-        for id in openChannels.sorted() {
-            closeChannel(id)
-            linkTable.connectionEnded(id, reason: .connectionTerminatedByLocalHost, requeueAtOnce: true, at: now)
+        for record in linkTable.list where record.phase.connection != nil {
+            closeChannel(record.id)
+            linkTable.connectionEnded(record.id, reason: .connectionTerminatedByLocalHost, requeueAtOnce: true, at: now)
         }
         let wait = configuration.adapterReturnTimeout / 1_000_000_000
         warn("\(adapterName) was \(removed ? "removed" : "powered off"); waiting up to \(wait) s for it to come back")
@@ -486,28 +485,39 @@ public final class KernelHost: Host {
         deliver(.scanning(on))
     }
 
-    /// Brings the kernel's discovery and the connection queue in line with what is wanted.
-    func reconcile(at now: HostTime) {
-        guard phase == .ready else { return }
-        let connecting = initiating != nil || !queue.isEmpty
-        let discoveryCommandPending = inFlight.map { $0.command.opcode == .startDiscovery || $0.command.opcode == .stopDiscovery } ?? false
-            || waiting.contains { $0.opcode == .startDiscovery || $0.opcode == .stopDiscovery }
-        if !discoveryCommandPending {
-            if scanWanted, !connecting, !discovering, discoveryRetryAt == nil {
+    /// Brings the kernel's discovery and the connection queue in line with what is wanted:
+    /// the steps `ManagementSchedule` decides, until it says to wait. `cycleDue`: the running
+    /// discovery's cycle time came in this `advanceTime`.
+    func runSchedule(at now: HostTime, cycleDue: Bool = false) {
+        // Each step changes the situation; the bound only guards against a step that does not.
+        for _ in 0..<8 {
+            switch ManagementSchedule.next(scheduleSituation(cycleDue: cycleDue), scheduleWishes) {
+            case .nothing:
+                return
+            case .startDiscovery:
                 send(.startDiscovery(.lowEnergy, index: configuration.index), at: now)
-            } else if discovering, !scanWanted || connecting {
+            case .stopDiscovery:
                 send(.stopDiscovery(.lowEnergy, index: configuration.index), at: now)
+            case .openChannel:
+                guard let record = linkTable.nextQueued, let address = adapterAddress else { return }
+                linkTable.attemptStarted(record.id, waitingFor: .socket(until: now &+ record.plan.connectTimeout), at: now)
+                actions.append(.openChannel(record.id, peer: record.peer, adapter: address, security: configuration.security))
             }
         }
-        // One connection at a time, and not while discovery holds the radio.
-        guard initiating == nil, !discovering, !discoveryCommandPending, !queue.isEmpty,
-              let address = adapterAddress else { return }
-        let id = queue.removeFirst()
-        guard let record = linkTable.record(id) else { return }
-        initiating = (id, now &+ record.plan.connectTimeout)
-        openChannels.insert(id)
-        linkTable.attemptStarted(id, at: now)
-        actions.append(.openChannel(id, peer: record.peer, adapter: address, security: configuration.security))
+        warn("management schedule did not settle within 8 steps")
+    }
+
+    var scheduleWishes: ManagementSchedule.Wishes {
+        ManagementSchedule.Wishes(scan: scanWanted, connect: linkTable.nextQueued != nil)
+    }
+
+    func scheduleSituation(cycleDue: Bool) -> ManagementSchedule.Situation {
+        let isDiscoveryCommand = { (c: ManagementCommand) in c.opcode == .startDiscovery || c.opcode == .stopDiscovery }
+        return ManagementSchedule.Situation(
+            ready: phase == .ready, discovering: discovering,
+            discoveryCommandPending: inFlight.map { isDiscoveryCommand($0.command) } ?? false || waiting.contains(where: isDiscoveryCommand),
+            commandPending: inFlight != nil || !waiting.isEmpty, discoveryRetryWaiting: discoveryRetryAt != nil,
+            cycleDue: cycleDue, connecting: connectingLink != nil, adapterKnown: adapterAddress != nil)
     }
 
     func warn(_ message: String, _ bytes: ArraySlice<UInt8> = []) {

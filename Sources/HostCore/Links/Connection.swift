@@ -8,11 +8,15 @@ final class Connection {
     var info: ConnectionInfo
     let client: GATTClient
     @exclusivity(unchecked) var reassembler: ACLReassembler
-    /// The plan waits for security (a bonded peer is re-encrypted first, a link that must be
-    /// secure is secured first): `LinkTable.releasePlan` starts it.
-    var planHeld = false
     /// Pairing and encryption of this connection (HCI backend; the kernel does its own).
     var security: LinkSecurity?
+    /// HCI backend: LE Read Remote Features is under way and encryption waits for it, with the
+    /// key to encrypt with once it completes (nil until the link's security asks).
+    var featureExchange: FeatureExchange?
+
+    struct FeatureExchange {
+        var thenEncryptWith: LinkEncryptionKey?
+    }
 
     init(info: ConnectionInfo, client: GATTClient, maximumPayload: Int) {
         self.info = info

@@ -18,8 +18,8 @@ extension LinkTable {
         case (.queued, .disconnectRequested), (.backoff, .disconnectRequested):
             request(.cancel(id))
             end(record, .operationCancelledByHost)
-        case (.initiating(cancelling: false), .disconnectRequested):
-            record.phase = .initiating(cancelling: true)
+        case (.initiating(let wait, cancelling: false), .disconnectRequested):
+            record.phase = .initiating(wait, cancelling: true)
             request(.cancel(id))
         case (.up(let c), .disconnectRequested):
             record.phase = .closing(c, .user)
@@ -31,28 +31,29 @@ extension LinkTable {
             break
 
         // The connector
-        case (.queued, .attemptStarted):
-            record.phase = .initiating(cancelling: false)
+        case (.queued, .attemptStarted(let wait)):
+            record.phase = .initiating(wait, cancelling: false)
             reportState(record)
-        case (.initiating, .attemptStarted):
-            // The connector started the same attempt again (the HCI host after a create the
-            // controller refused while scanning): nothing changes for the link.
-            break
-        case (.initiating(cancelling: true), .attemptFailed), (.initiating, .attemptCancelled):
+        case (.initiating(_, let cancelling), .attemptStarted(let wait)):
+            // The attempt goes on, waiting for something else (the HCI host: a create the
+            // controller refused while scanning goes again; a peer's address was seen): nothing
+            // the application sees changes.
+            record.phase = .initiating(wait, cancelling: cancelling)
+        case (.initiating(_, cancelling: true), .attemptFailed), (.initiating, .attemptCancelled):
             end(record, .operationCancelledByHost)
         case (.initiating, .attemptFailed(let error, let requeueAtOnce)):
             let willRetry = record.mayRetry
             events.append(.connectFailed(id, error, willRetry: willRetry))
             retryOrEnd(record, willRetry: willRetry, requeueAtOnce: requeueAtOnce, at: now)
-        case (.initiating(cancelling: false), .connected(let c)),
+        case (.initiating(_, cancelling: false), .connected(let c, let holdPlan)),
              // An attempt the connector gave up (e.g. no completion after a cancel) that
              // connected after all.
-             (.queued, .connected(let c)), (.backoff, .connected(let c)):
+             (.queued, .connected(let c, let holdPlan)), (.backoff, .connected(let c, let holdPlan)):
             record.phase = .up(c)
             events.append(.connected(id, c.info))
             reportState(record)
-            if !c.planHeld { c.client.linkUp(at: now) }
-        case (.initiating(cancelling: true), .connected(let c)):
+            if !holdPlan { c.client.linkUp(at: now) }
+        case (.initiating(_, cancelling: true), .connected(let c, _)):
             // The application gave up while the connection won the race: close it at once.
             record.phase = .closing(c, .user)
             request(.close(id))
@@ -114,7 +115,7 @@ extension LinkTable {
     }
 
     private func enterQueue(_ record: LinkRecord, urgent: Bool) {
-        record.phase = .queued
+        record.phase = .queued(turn: nextTurn(urgent: urgent))
         reportState(record)
         request(.start(record.id, urgent: urgent))
     }
@@ -175,7 +176,7 @@ extension LinkPhase {
     var name: String {
         switch self {
         case .queued: return "queued"
-        case .initiating(let cancelling): return cancelling ? "initiating (cancelling)" : "initiating"
+        case .initiating(_, let cancelling): return cancelling ? "initiating (cancelling)" : "initiating"
         case .up: return "connected"
         case .closing: return "closing"
         case .backoff: return "waiting to reconnect"

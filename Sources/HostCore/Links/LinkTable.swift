@@ -16,6 +16,10 @@ public final class LinkTable {
     var byID: [LinkID: LinkRecord] = [:]
     private var nextLinkNumber: UInt32 = 1
     private var nextOperationNumber: UInt64 = 1
+    /// The next turns in the queue: normal links count up, urgent ones down, so an urgent link
+    /// goes before every link queued so far.
+    private var lastTurn: Int64 = 0
+    private var lastUrgentTurn: Int64 = 0
     /// Inputs a connector gave in a phase that cannot take them (each also a warning); always
     /// 0 unless a connector has a bug (debug builds stop at the first).
     public internal(set) var impossibleTransitions = 0
@@ -87,6 +91,60 @@ public final class LinkTable {
 
     func record(_ id: LinkID) -> LinkRecord? { byID[id] }
 
+    /// A turn in the queue (`LinkPhase.queued`), for `transition`.
+    func nextTurn(urgent: Bool) -> Int64 {
+        if urgent {
+            lastUrgentTurn &-= 1
+            return lastUrgentTurn
+        }
+        lastTurn &+= 1
+        return lastTurn
+    }
+
+    /// The queued link whose turn it is (for a connector that takes one at a time in the
+    /// table's order).
+    var nextQueued: LinkRecord? {
+        var best: (record: LinkRecord, turn: Int64)?
+        for record in list {
+            guard case let .queued(turn) = record.phase else { continue }
+            if best.map({ turn < $0.turn }) ?? true { best = (record, turn) }
+        }
+        return best?.record
+    }
+
+    /// The link the HCI connector's controller takes next: an attempt that waits for its turn
+    /// again (unless given up: its cancel ends it), else the queued link whose turn it is.
+    var nextInLine: LinkRecord? {
+        list.first { if case .initiating(.controllerTurn, cancelling: false) = $0.phase { return true } else { return false } }
+            ?? nextQueued
+    }
+
+    /// The links waiting for the connector, in the order it takes them.
+    var waitingForConnector: [LinkID] {
+        var queued: [(id: LinkID, turn: Int64)] = []
+        for record in list { if case let .queued(turn) = record.phase { queued.append((record.id, turn)) } }
+        return attempts(where: { $0 == .controllerTurn }).map(\.id) + queued.sorted { $0.turn < $1.turn }.map(\.id)
+    }
+
+    /// The links whose attempt waits for something with a deadline (the peer's address, a
+    /// socket), in creation order.
+    func attempts(where matches: (AttemptWait) -> Bool) -> [LinkRecord] {
+        list.filter { $0.phase.attempt.map(matches) ?? false }
+    }
+
+    /// The earliest deadline of an attempt under way. The connector fires it (what running out
+    /// of time means is its own: a socket to close, an address no longer waited for).
+    var attemptDeadline: HostTime? {
+        var d = EarliestDeadline()
+        for record in list { d.consider(record.phase.attempt?.deadline) }
+        return d.time
+    }
+
+    /// Whether any attempt waits for `wait`'s kind (its deadline aside).
+    func hasAttempt(where matches: (AttemptWait) -> Bool) -> Bool {
+        list.contains { $0.phase.attempt.map(matches) ?? false }
+    }
+
     // MARK: Time
 
     var nextDeadline: HostTime? {
@@ -119,8 +177,8 @@ public final class LinkTable {
 
     // MARK: Connector side
 
-    func attemptStarted(_ id: LinkID, at now: HostTime) {
-        input(id, .attemptStarted, at: now)
+    func attemptStarted(_ id: LinkID, waitingFor wait: AttemptWait = .controller, at now: HostTime) {
+        input(id, .attemptStarted(wait), at: now)
     }
 
     func attemptFailed(_ id: LinkID, error: HostError, requeueAtOnce: Bool = false, at now: HostTime) {
@@ -142,8 +200,7 @@ public final class LinkTable {
         if let limit = mtuLimit, limit >= ATTBearer.defaultMTU, let wanted = plan.mtu { plan.mtu = min(wanted, limit) }
         let connection = Connection(info: info, client: GATTClient(link: id, plan: plan, output: self),
                                     maximumPayload: maximumPayload)
-        connection.planHeld = holdPlan
-        transition(record, .connected(connection), at: now)
+        transition(record, .connected(connection, holdPlan: holdPlan), at: now)
         return record.phase.connection === connection ? connection : nil
     }
 
@@ -160,8 +217,7 @@ public final class LinkTable {
     /// The link's security allows its plan to run: it starts now. `trustCache` false drops the
     /// cached database first (the bond did not hold, so nothing vouches for the peer's cache).
     func releasePlan(_ id: LinkID, trustCache: Bool, at now: HostTime) {
-        guard let record = byID[id], let c = record.phase.connection, c.planHeld else { return }
-        c.planHeld = false
+        guard let record = byID[id], let c = record.phase.connection, c.client.life == .waiting else { return }
         if !trustCache, record.plan.cachedDatabase != nil {
             record.plan.cachedDatabase = nil
             c.client.forgetCachedDatabase()

@@ -1,9 +1,10 @@
 /// A first-in first-out queue of outputs waiting to be pulled (events, connector requests, ATT
-/// PDUs, kernel actions, a link's ACL packets): a ring buffer whose slots are emptied as they
+/// PDUs, kernel actions, a link's ACL packets, SMP PDUs): a ring buffer whose slots are emptied as they
 /// are pulled, so a pulled value holds the only reference to what it carries (a notification's
 /// slice of the input buffer) and the storage is reused — once warmed up, queuing and pulling
 /// allocate nothing, which the notification path relies on. The one queue of every pulled
-/// output in rtstack (the hosts', the run session's).
+/// output in rtstack above the MQTT client (the hosts', a link's security and pairing, the run
+/// session's); the MQTT target sits below HostCore and keeps its own.
 public struct PullQueue<Element> {
     private var slots: [Element?]
     private var head = 0
@@ -30,6 +31,11 @@ public struct PullQueue<Element> {
         head = (head &+ 1) & (slots.count &- 1)
         count &-= 1
         return taken
+    }
+
+    /// Drops everything waiting (what was queued is void: the link it was for went down).
+    public mutating func removeAll() {
+        while pop() != nil {}
     }
 
     /// Doubles the ring, keeping the order (the only allocation, and only until warmed up).

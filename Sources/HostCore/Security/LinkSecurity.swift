@@ -77,8 +77,7 @@ struct LinkSecurity {
     private var application: SecurityNeed?
     private var peerRequest: SecurityNeed?
 
-    private var actions: [LinkSecurityAction] = []
-    private var actionHead = 0
+    private var actions = PullQueue<LinkSecurityAction>(capacity: 4)
     /// A pairing whose last PDUs (rtstack's own keys) are not yet delivered: the peer counts
     /// the pairing complete only once it has them, so nothing is told before the controller
     /// reports them sent (a disconnection right after would lose the peer's bond).
@@ -110,11 +109,7 @@ struct LinkSecurity {
     private var throttleKey: DeviceAddress { bond?.address ?? peer }
 
     mutating func pollAction() -> LinkSecurityAction? {
-        guard actionHead < actions.count else { return nil }
-        let a = actions[actionHead]
-        actionHead += 1
-        if actionHead == actions.count { actions.removeAll(keepingCapacity: true); actionHead = 0 }
-        return a
+        actions.pop()
     }
 
     // MARK: Needs
@@ -248,7 +243,6 @@ struct LinkSecurity {
         application = nil
         peerRequest = nil
         actions.removeAll()
-        actionHead = 0
     }
 
     // MARK: Reaching the need

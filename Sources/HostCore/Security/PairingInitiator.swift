@@ -22,10 +22,8 @@ public struct PairingInitiator: Sendable {
     public let peerAddress: DeviceAddress
     var crypto: any SecurityCryptography
     var state: PairingState = .idle
-    private var transmitQueue: [SMPPDU] = []
-    private var eventQueue: [PairingEvent] = []
-    private var eventHead = 0
-    private var transmitHead = 0
+    private var transmitQueue = PullQueue<SMPPDU>(capacity: 4)
+    private var eventQueue = PullQueue<PairingEvent>(capacity: 4)
     /// The SMP timer (§3.4): reset whenever a PDU is queued; nil when no pairing runs.
     public private(set) var nextDeadline: HostTime?
 
@@ -54,21 +52,9 @@ public struct PairingInitiator: Sendable {
     // MARK: Outputs
 
     /// The next SMP PDU to send on CID 0x0006, in order.
-    public mutating func pollTransmit() -> SMPPDU? {
-        guard transmitHead < transmitQueue.count else { return nil }
-        let pdu = transmitQueue[transmitHead]
-        transmitHead += 1
-        if transmitHead == transmitQueue.count { transmitQueue.removeAll(keepingCapacity: true); transmitHead = 0 }
-        return pdu
-    }
+    public mutating func pollTransmit() -> SMPPDU? { transmitQueue.pop() }
 
-    public mutating func pollEvent() -> PairingEvent? {
-        guard eventHead < eventQueue.count else { return nil }
-        let event = eventQueue[eventHead]
-        eventHead += 1
-        if eventHead == eventQueue.count { eventQueue.removeAll(keepingCapacity: true); eventHead = 0 }
-        return event
-    }
+    public mutating func pollEvent() -> PairingEvent? { eventQueue.pop() }
 
     // MARK: Inputs
 

@@ -190,9 +190,9 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
     }
 
     var nextDeadline: HostTime? {
-        let d = disconnectDeadlines.values.min()
-        guard let u = unsubscribeWaitEnd else { return d }
-        return min(d ?? u, u)
+        var d = EarliestDeadline(unsubscribeWaitEnd)
+        for t in disconnectDeadlines.values { d.consider(t) }
+        return d.time
     }
 
     func deadlineReached(at now: HostTime) {

@@ -138,6 +138,30 @@ import Wire
         #expect(k.events.contains { if case .security(id, .encrypted(.fips, 16, false)) = $0 { return true }; return false })
     }
 
+    @Test("a link's security ends with its socket: its next connection pairs again, and a raise under way leaves no timer behind")
+    func securityEndsWithTheSocket() throws {
+        let (h, k, id) = connected(security: .medium)
+        h.secure(id, SecurityNeed(level: .medium), at: k.now)
+        // Medium was reached on this socket: nothing to pair.
+        #expect(!k.commands.map(\.opcode).contains(.pairDevice))
+        let server = try #require(k.servers[id])
+        server.handleErrors[Self.bodySensorLocation] = .insufficientAuthentication
+        h.perform(.read(handle: Self.bodySensorLocation), on: id, at: k.now)
+        k.pump()
+        #expect(k.raised.map(\.1) == [.high])
+        #expect(h.nextDeadline != nil, "the raise is timed")
+        h.channelClosed(id, reason: .connectionTimeout, at: k.now)
+        k.pull()
+        #expect(h.nextDeadline == nil, "the raise ended with the socket")
+        var plan = LinkPlan()
+        plan.mtu = nil
+        plan.discover = false
+        #expect(h.connect(to: Self.peer, plan: plan, at: k.now) == id)
+        k.connectSocket(id)
+        h.secure(id, SecurityNeed(level: .medium), at: k.now)
+        #expect(k.commands.last == .pairDevice(Self.peer, ioCapability: .keyboardDisplay, index: 0))
+    }
+
     @Test("a socket connected with BT_SECURITY high reports the link encrypted at that level")
     func connectedSecure() {
         let (_, k, id) = connected(security: .high)
