@@ -192,7 +192,7 @@ public final class GatewayController {
             controllerReady(a, info: info, at: now)
         case .controllerFailed(let error):
             if host.hasFailed {
-                note(.error, "\(a.name): the controller failed: \(error.description)")
+                note(.error, "\(a.name): the controller failed: \(error.explanation)")
                 a.phase = .down(error.description)
                 publishAdapterStatus(a, at: now)
             } else {
