@@ -82,8 +82,9 @@ struct CentralCommand {
             for await adv in stream where adv.address.address == bare {
                 return adv.address
             }
-            console.err.line("rtstack: \(text) was not seen advertising within 5 s; give its type (\(text)/public or /random) or check that it advertises")
-            throw Failure(code: .failure)
+            throw CommandFailure(cause: "\(text) was not seen advertising within 5 s, so its address type is not known",
+                                 remedy: "check that it is on, in range and advertising (rtstack scan shows what advertises), "
+                                    + "or give its type (\(text)/public or \(text)/random) to connect without a scan")
         }
     }
 

@@ -230,7 +230,8 @@ final class GatewayDriver: EventLoopDriver {
         case .subscribed(let f):
             log.write(.debug, "MQTT: subscribed to \(f)")
         case .subscriptionRefused(let f):
-            log.write(.warning, "MQTT: the broker refused the subscription to \(f): commands on it will not arrive")
+            log.write(.warning, "MQTT: the broker refused the subscription to \(f): commands on it will not arrive; "
+                      + "allow this user to read it in the broker's ACL (mosquitto: acl_file)")
         case .rejected(_, let reason):
             log.write(.error, "MQTT: \(reason)")
         case .stopped:
