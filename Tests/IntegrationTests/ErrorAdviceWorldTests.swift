@@ -20,7 +20,7 @@ extension WorldIntegration {
             try await body(world, try world.device(device).address + "/random", WorldIntegration.adapter(world) + ["--state-dir", dir.path])
         }
 
-        @Test("read of a characteristic the peer lacks lists the ones it has and names rtstack gatt; subscribe to one that cannot notify names read and the ones that do")
+        @Test("read of a characteristic the peer lacks lists the ones it has and names rtstack gatt; subscribe to one that cannot notify names read and the ones that do; a device that is not there says what to check")
         func missingAndUnsubscribableCharacteristics() async throws {
             try await Self.withPeer("Heart 1", ["--environment", "0"], label: "advice-missing") { _, heart, adapter in
                 let read = try await RtstackProcess.run(["read", heart, "2A6E"] + adapter, timeout: 20)
@@ -38,6 +38,19 @@ extension WorldIntegration {
                 #expect(sub.stderr.contains("the ones that notify or indicate are ") && sub.stderr.contains("Heart Rate Measurement (2A37) at 0x"),
                         "\(sub.transcript)")
                 #expect(sub.stdout.isEmpty, "\(sub.transcript)")
+
+                // A device that is not there: without its type, not seen by the scan; with it,
+                // the connection times out. Both say what to check.
+                let unseen = try await RtstackProcess.run(["read", "C6:00:00:00:00:99", "2A38"] + adapter, timeout: 30)
+                #expect(unseen.status == 1, "\(unseen.transcript)")
+                #expect(unseen.stderr.contains("C6:00:00:00:00:99 was not seen advertising within 5 s"), "\(unseen.transcript)")
+                #expect(unseen.stderr.contains("  check that it is on, in range and advertising (rtstack scan shows what advertises)"),
+                        "\(unseen.transcript)")
+                let absent = try await RtstackProcess.run(["read", "C6:00:00:00:00:99/random", "2A38"] + adapter, timeout: 40)
+                #expect(absent.status == 1, "\(absent.transcript)")
+                #expect(absent.stderr.contains("rtstack: connecting to C6:00:00:00:00:99/random timed out"),
+                        "\(absent.transcript)")
+                #expect(absent.stderr.contains("  check that the device is on, in range, advertising connectably"), "\(absent.transcript)")
             }
         }
 

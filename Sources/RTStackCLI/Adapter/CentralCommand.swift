@@ -96,7 +96,10 @@ struct CentralCommand {
         do {
             return try await central.connect(to: address, plan: plan)
         } catch {
-            FailureReport(error, security: options.securityOptions, context: "connecting to \(address)").print(console)
+            // A connection that timed out names the address itself.
+            var context: String? = "connecting to \(address)"
+            if case CentralError.host(.connectTimeout) = error { context = nil }
+            FailureReport(error, security: options.securityOptions, context: context).print(console)
             throw Failure(code: .failure)
         }
     }
