@@ -33,7 +33,8 @@ extension HostError {
         case .notFound:
             return "check the UUID or handle against what the peer has: rtstack gatt ADDRESS lists its services and characteristics"
         case .controller:
-            return "rtstack resets the controller once; if it fails again, replug or power-cycle it and check its power supply"
+            return "if it happens again, replug or power-cycle the controller and check its power supply (rtstack resets a "
+                + "controller that reports a hardware error once)"
         case .invalidState:
             return "change what the reason names (a shorter value, fewer handles, the order of the steps) and run it again"
         case .unsupportedByPeer:
