@@ -397,7 +397,9 @@ public final class MQTTClient {
     /// The failed call, its cause and what to do.
     private func describe(_ rc: Int32, operation: String) -> String {
         let code = errno
-        return operation + ": " + lib.errorText(rc) + detailOfErrno(rc) + "; " + MQTTRemedy.connection(rc, errno: code)
+        var text = lib.errorText(rc)  // libmosquitto's sentences end with a full stop
+        if text.hasSuffix(".") { text.removeLast() }
+        return operation + ": " + text + detailOfErrno(rc) + "; " + MQTTRemedy.connection(rc, errno: code)
     }
 
     /// For MOSQ_ERR_ERRNO the reason is in errno ("Connection refused").

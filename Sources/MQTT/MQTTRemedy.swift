@@ -17,8 +17,10 @@ enum MQTTRemedy {
         case 4:
             return "check mqtt.username and the password (--mqtt-username, --mqtt-password-file) against the broker's password file"
         case 5:
-            return "the broker's access control does not let this user connect: allow it there (mosquitto: acl_file, allow_anonymous), "
-                + "or give mqtt.username and a password (--mqtt-username, --mqtt-password-file)"
+            // Mosquitto 2 answers a wrong password with this code too.
+            return "the broker did not let this user in: check mqtt.username and the password (--mqtt-username, "
+                + "--mqtt-password-file) against its password file, and that its access control (mosquitto: "
+                + "allow_anonymous, acl_file) admits the user"
         default:
             return "the broker's log names the reason; rtstack tries again"
         }
