@@ -93,20 +93,17 @@ extension WorldIntegration {
 
         @Test("subscribe whose peer ends the link exits 1 naming the reason and what to do (it exited 0 before)")
         func subscribeWhosePeerDisconnects() async throws {
-            let world = try await WorldProcess.start(["--speed", "0", "--distractors", "0", "--environment", "0", "--rate", "5"])
-            defer { world.stop() }
-            let dir = try PackagePaths.temporaryDirectory("advice-drop")
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let heart = try world.device("Heart 1").address + "/random"
-            let sub = try RtstackProcess(["subscribe", heart, "2A37", "--json"] + WorldIntegration.adapter(world) + ["--state-dir", dir.path],
-                                         timeout: 30)
-            let values = await sub.wait(timeout: 15) { lines in lines.contains { $0["uuid"]?.string == "2A37" } }
-            #expect(values, "no value before the drop")
-            _ = try world.control(#"{"cmd":"drop","device":"Heart 1","reason":19}"#)
-            let r = try await sub.finish()
-            #expect(r.status == 1, "\(r.transcript)")
-            #expect(r.stderr.contains("rtstack: disconnected: Remote User Terminated Connection (0x13)"), "\(r.transcript)")
-            #expect(r.stderr.contains("  the peer ended the link: run the command again"), "\(r.transcript)")
+            // The last --rate is the one the world takes.
+            try await Self.withPeer("Heart 1", ["--environment", "0", "--rate", "5"], label: "advice-drop") { world, heart, adapter in
+                let sub = try RtstackProcess(["subscribe", heart, "2A37", "--json"] + adapter, timeout: 30)
+                let values = await sub.wait(timeout: 15) { lines in lines.contains { $0["uuid"]?.string == "2A37" } }
+                #expect(values, "no value before the drop")
+                _ = try world.control(#"{"cmd":"drop","device":"Heart 1","reason":19}"#)
+                let r = try await sub.finish()
+                #expect(r.status == 1, "\(r.transcript)")
+                #expect(r.stderr.contains("rtstack: disconnected: Remote User Terminated Connection (0x13)"), "\(r.transcript)")
+                #expect(r.stderr.contains("  the peer ended the link: run the command again"), "\(r.transcript)")
+            }
         }
 
         @Test("an adapter that is not there: a TCP port nothing listens on, a serial device that does not exist, an hciN without kernel Bluetooth; each exits 3 with its fix")
