@@ -115,8 +115,9 @@ enum AdapterAdvice {
         }
     }
 
+    /// A host error as one sentence: a controller that did not come up or failed for good
+    /// (a command never answered, a hardware error) is told with its remedy too.
     static func text(for error: HostError) -> String {
-        guard case let .adapter(_, failure) = error else { return error.description }
-        return error.description + "; " + failure.remedy
+        error.explanation
     }
 }
