@@ -36,39 +36,45 @@ enum AdapterAdvice {
         }
     }
 
-    /// A transport that could not be opened or was lost, with what to do; every case has advice
-    /// (the switch is exhaustive, so a new cause does not compile without it).
+    /// A transport that could not be opened or was lost, with what to do.
     static func text(for error: TransportError) -> String {
-        let cause = error.description
+        if case .hciSocket(let e) = error { return text(for: e) }
+        return error.description + (remedy(for: error).map { "; " + $0 } ?? "")
+    }
+
+    /// What to do about a transport's failure; nil where its description names the fix
+    /// already. Every case is here (the switch is exhaustive, so a new cause does not compile
+    /// without its advice).
+    static func remedy(for error: TransportError) -> String? {
         switch error {
-        case .hciSocket(let e):
-            return text(for: e)
+        case .hciSocket:
+            return nil  // said by text(for: HCISocketError)
         case .endOfStream, .closedMidPacket, .connectionReset:
-            return cause + "; the controller or the program serving it (a TCP bridge, btproxy, Bumble) went away: "
+            return "the controller or the program serving it (a TCP bridge, btproxy, Bumble) went away: "
                 + "check that it still runs (and the cable of a serial controller), then run again"
         case .connectionRefused:
-            return cause + "; start the controller's TCP server (btproxy, Bumble, an H4 bridge) or check the host and port"
+            return "start the controller's TCP server (btproxy, Bumble, an H4 bridge) or check the host and port"
         case .connectTimedOut, .portInUse:
-            return cause  // each names its fix already
+            return nil
         case .openFailed(_, let code):
-            return [ENOENT, EACCES, EBUSY].contains(code) ? cause  // named with its fix already
-                : cause + "; check that the path is the controller's serial device (ls /dev/ttyUSB* /dev/ttyACM*)"
+            return [ENOENT, EACCES, EBUSY].contains(code) ? nil
+                : "check that the path is the controller's serial device (ls /dev/ttyUSB* /dev/ttyACM*)"
         case .hostNotFound:
-            return cause + "; check the host name in tcp:HOST:PORT, or give an IP address"
+            return "check the host name in tcp:HOST:PORT, or give an IP address"
         case .notATerminal:
-            return cause + "; give the controller's serial device (ls /dev/ttyUSB* /dev/ttyACM*), or tcp:HOST:PORT for a TCP bridge"
+            return "give the controller's serial device (ls /dev/ttyUSB* /dev/ttyACM*), or tcp:HOST:PORT for a TCP bridge"
         case .unsupportedBaudRate:
-            return cause + "; give one of them after '@' (serial:/dev/ttyACM0@1000000)"
+            return "give one of them after '@' (serial:/dev/ttyACM0@1000000)"
         case .baudRateNotApplied:
-            return cause + "; give a rate the USB-serial chip supports (115200 works on all), or check that the device is a serial port"
+            return "give a rate the USB-serial chip supports (115200 works on all), or check that the device is a serial port"
         case .writeQueueFull:
-            return cause + "; check the wiring of RTS/CTS, or give ',noflow' when the controller has no flow control"
+            return "check the wiring of RTS/CTS, or give ',noflow' when the controller has no flow control"
         case .closed:
-            return cause + "; rtstack was stopping: run again"
+            return "rtstack was stopping: run again"
         case .unavailable:
-            return cause + "; give a btsnoop, pcap or pcapng capture that holds the controller's side of a session (rtstack decode FILE shows what it holds)"
+            return "give a btsnoop, pcap or pcapng capture that holds the controller's side of a session (rtstack decode FILE shows what it holds)"
         case .systemCall:
-            return cause + "; check that the adapter's device still exists and that rtstack may use it, then run again"
+            return "check that the adapter's device still exists and that rtstack may use it, then run again"
         }
     }
 
