@@ -215,7 +215,8 @@ public final class MQTTClient {
         case .waiting(let t) where now >= t:
             connect(at: now)
         case .connecting(let since) where now >= since + configuration.connectTimeout:
-            fail("no CONNACK within \(formatSeconds(configuration.connectTimeout))", lost: false, at: now)
+            fail("no CONNACK within \(formatSeconds(configuration.connectTimeout)); the address may not be an MQTT broker's "
+                 + "(mqtts:// to a plain listener, or the other way round): check --mqtt", lost: false, at: now)
         case .stopping where now >= nextMiscAt:
             finishStop()
         case .connecting, .connected, .stopping:
@@ -330,7 +331,7 @@ public final class MQTTClient {
             if code == 0 {
                 didConnect(at: now)
             } else {
-                fail("broker refused the connection: " + lib.connackText(code), lost: false, at: now)
+                fail("broker refused the connection: " + lib.connackText(code) + "; " + MQTTRemedy.connack(code), lost: false, at: now)
                 return
             }
         }
@@ -341,7 +342,7 @@ public final class MQTTClient {
         if let code = disconnectCode {
             disconnectCode = nil
             let wasConnected = state == .connected
-            fail(code == 0 ? "disconnected" : lib.errorText(code) + detailOfErrno(code), lost: wasConnected, at: now)
+            fail(code == 0 ? "disconnected" : describe(code, operation: "the broker connection"), lost: wasConnected, at: now)
             return
         }
         if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_NO_CONN.rawValue {
@@ -489,8 +490,12 @@ public final class MQTTClient {
         statistics.dropped = outbox.droppedTotal
     }
 
+    /// The failed call, its cause and what to do.
     private func describe(_ rc: Int32, operation: String) -> String {
-        operation + ": " + lib.errorText(rc) + detailOfErrno(rc)
+        let code = errno
+        var text = lib.errorText(rc)  // libmosquitto's sentences end with a full stop
+        if text.hasSuffix(".") { text.removeLast() }
+        return operation + ": " + text + detailOfErrno(rc) + "; " + MQTTRemedy.connection(rc, errno: code)
     }
 
     /// For MOSQ_ERR_ERRNO the reason is in errno ("Connection refused").

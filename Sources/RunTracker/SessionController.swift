@@ -144,7 +144,7 @@ public final class SessionController {
         case .connectFailed(let link, let error, let willRetry):
             guard let role = role(of: link) else { return }
             if !willRetry && !stopping {
-                output(.notice("\(role.rawValue) sensor: \(error.description)"))
+                output(.notice("\(role.rawValue) sensor: \(error.explanation)"))
                 release(role, at: now)
             }
         case .subscribed(let link, let characteristic, let valueHandle):

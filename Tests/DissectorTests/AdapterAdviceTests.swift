@@ -47,8 +47,9 @@ import Runtime
         }
     }
 
-    @Test func otherErrorsPassThroughUnchanged() {
-        let e = HostError.attTimeout(request: 0x0A)
-        #expect(AdapterAdvice.text(for: e) == e.description)
+    @Test func aControllerThatStoppedAnsweringGetsItsRemedy() {
+        let e = HostError.commandTimeout(.readBDADDR)
+        #expect(AdapterAdvice.text(for: e) == e.description + "; " + e.remedy)
+        #expect(AdapterAdvice.text(for: e).contains("check its cable or transport"))
     }
 }

@@ -72,7 +72,7 @@ import Gateway
             #expect(error.message == "--config: /nonexistent.yaml: cannot read: No such file or directory")
         }
         do { _ = try Self.configuration(["--mqtt-qos", "1", "--mqtt-qos", "0"]) } catch {
-            #expect(error.message == "option '--mqtt-qos' given twice")
+            #expect(error.message == "option '--mqtt-qos' given twice: give it once")
         }
     }
 }

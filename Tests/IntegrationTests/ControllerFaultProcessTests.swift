@@ -27,6 +27,7 @@ struct ControllerFaultProcessTests {
         #expect(r.status == 3, "\(r.transcript)")
         #expect(r.stderr.contains("in the middle of a packet"), "\(r.transcript)")
         #expect(r.stderr.contains("tcp:127.0.0.1:\(controller.port)"), "\(r.transcript)")
+        #expect(r.stderr.contains("check that it still runs"), "the remedy (issue 17 §2): \(r.transcript)")
         #expect(r.elapsed < 10, "\(r.transcript)")
         // The five devices before the cut were reported.
         #expect(r.events("device").count == 5, "\(r.transcript)")
@@ -66,6 +67,7 @@ struct ControllerFaultProcessTests {
         #expect(r.status == 3, "\(r.transcript)")
         #expect(r.stderr.contains("Read BD_ADDR"), "\(r.transcript)")
         #expect(r.stderr.contains("no answer"), "\(r.transcript)")
+        #expect(r.stderr.contains("check its cable or transport"), "the remedy (issue 17 §2): \(r.transcript)")
         // The command timeout is 2 s: the failure comes then, not at --duration.
         #expect(r.elapsed >= 1.9 && r.elapsed < 8, "\(r.transcript)")
         #expect(controller.commandsReceived.last == .readBDADDR)

@@ -156,6 +156,8 @@ struct MQTTBrokerTests {
         #expect(drive([bad], timeout: 10) { !bad.failures.isEmpty })
         #expect(bad.failures.first?.contains("not authorised") == true, "\(bad.failures)")
         #expect(bad.client.lastProblem?.contains("not authorised") == true)
+        // Issue 17 §2: the refusal says which settings to check.
+        #expect(bad.failures.first?.contains("check mqtt.username and the password") == true, "\(bad.failures)")
         let good = try ClientHarness(MQTTClientConfiguration(broker: MQTTBrokerURL(parsing: "mqtt://gw:right%20horse@127.0.0.1:\(broker.port)"),
                                                              clientID: "good", password: "right horse"))
         #expect(drive([good], timeout: 10) { good.connections == 1 }, "\(good.events)")
@@ -182,6 +184,7 @@ struct MQTTBrokerTests {
         #expect(drive([wrongCA], timeout: 10) { !wrongCA.failures.isEmpty })
         #expect(wrongCA.connections == 0)
         print("tlsWithATestCA: wrong CA refused: \(wrongCA.failures)")
+        #expect(wrongCA.failures.first?.contains("--mqtt-ca") == true, "\(wrongCA.failures)")
     }
 
     /// No broker: attempts fail with the reason and wait longer each time.
@@ -196,6 +199,7 @@ struct MQTTBrokerTests {
         #expect(gaps.count >= 3)
         for (later, earlier) in zip(gaps.dropFirst(), gaps) { #expect(later > earlier) }
         #expect(h.failures.allSatisfy { $0.contains("refused") || $0.contains("lost") }, "\(h.failures)")
+        #expect(h.failures.contains { $0.contains("start the broker") }, "\(h.failures)")
         #expect(MQTTClock.now() - start >= 0.1 + 0.2 + 0.4)
         #expect(h.client.statistics.connectFailures >= 4)
     }

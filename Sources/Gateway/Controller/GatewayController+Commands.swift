@@ -70,12 +70,12 @@ extension GatewayController {
             case .success(.value(let v)):
                 if let d = directory[id: device] { publishValue(d, uuid: uuid, value: v[...], at: now) }
             case .failure(let e):
-                note(.warning, "\(device): read \(uuid): \(e.description)")
+                note(.warning, "\(device): read \(uuid): \(e.explanation)")
             case .success:
                 break
             }
         case let .subscription(device, uuid):
-            if case .failure(let e) = result { note(.warning, "\(device): subscription to \(uuid) failed: \(e.description)") }
+            if case .failure(let e) = result { note(.warning, "\(device): subscription to \(uuid) failed: \(e.explanation)") }
         }
     }
 

@@ -12,7 +12,7 @@ extension GatewayController {
             // A host that has failed is closed by the driver and opened again later; one that
             // has not is resetting its controller (before or after it was first ready).
             if host.hasFailed {
-                note(.error, "\(a.name): the controller failed: \(error.description)")
+                note(.error, "\(a.name): the controller failed: \(error.explanation)")
                 a.phase = .down(error.description)
                 publishAdapterStatus(a, at: now)
             } else {

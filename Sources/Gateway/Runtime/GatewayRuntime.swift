@@ -104,7 +104,8 @@ public final class GatewayRuntime {
         case .subscribed(let f):
             controller.note(.debug, "MQTT: subscribed to \(f)")
         case .subscriptionRefused(let f):
-            controller.note(.warning, "MQTT: the broker refused the subscription to \(f): commands on it will not arrive")
+            controller.note(.warning, "MQTT: the broker refused the subscription to \(f): commands on it will not arrive; "
+                            + "allow this user to read it in the broker's ACL (mosquitto: acl_file)")
         case .rejected(_, let reason):
             controller.note(.error, "MQTT: \(reason)")
         case .stopped:

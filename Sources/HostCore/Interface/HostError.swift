@@ -36,7 +36,7 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .commandFailed(op, status):
-            return "\(op.description) failed: \(status.description)" + (status.hint.map { " — " + $0 } ?? "")
+            return "\(op.description) failed: \(status.description)"  // what to do: `remedy`
         case let .commandTimeout(op):
             return "\(op.description) got no answer from the controller"
         case let .connectTimeout(addr):

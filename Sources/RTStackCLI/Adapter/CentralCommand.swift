@@ -51,12 +51,25 @@ struct CentralCommand {
         }
     }
 
+    /// A wrong ADDRESS is a usage error before the adapter is opened (a bare address, whose
+    /// type a scan learns, is right).
+    static func check(address text: String) throws(UsageError) {
+        do {
+            _ = try DeviceAddress(parsing: text, defaultType: nil)
+        } catch {
+            guard case .missingType = error, BDAddress(string: text) != nil else {
+                throw UsageError("\(text): \(error); ADDRESS is AA:BB:CC:DD:EE:FF, with /public or /random when its type is known")
+            }
+        }
+    }
+
     /// `AA:BB:CC:DD:EE:FF/random` as given, or without a type: learned from a scan (≤ 5 s).
     func resolve(_ text: String) async throws -> DeviceAddress {
         do {
             return try DeviceAddress(parsing: text, defaultType: nil)
         } catch {
             guard case .missingType = error, let bare = BDAddress(string: text) else {
+                try Self.check(address: text)
                 throw UsageError("\(text): \(error)")
             }
             let stream = central.scan()
@@ -69,8 +82,9 @@ struct CentralCommand {
             for await adv in stream where adv.address.address == bare {
                 return adv.address
             }
-            console.err.line("rtstack: \(text) was not seen advertising within 5 s; give its type (\(text)/public or /random) or check that it advertises")
-            throw Failure(code: .failure)
+            throw CommandFailure(cause: "\(text) was not seen advertising within 5 s, so its address type is not known",
+                                 remedy: "check that it is on, in range and advertising (rtstack scan shows what advertises), "
+                                    + "or give its type (\(text)/public or \(text)/random) to connect without a scan")
         }
     }
 
@@ -82,10 +96,10 @@ struct CentralCommand {
         do {
             return try await central.connect(to: address, plan: plan)
         } catch {
-            console.err.line("rtstack: connecting to \(address): \(error)")
-            if case CentralError.host(let h) = error, let hint = SecurityAdvice.hint(for: h, security: options.securityOptions) {
-                console.err.line("  " + hint)
-            }
+            // A connection that timed out names the address itself.
+            var context: String? = "connecting to \(address)"
+            if case CentralError.host(.connectTimeout) = error { context = nil }
+            FailureReport(error, security: options.securityOptions, context: context).print(console)
             throw Failure(code: .failure)
         }
     }
@@ -99,46 +113,10 @@ struct CentralCommand {
     /// `security`: how rtstack was run, for the advice on security errors (nil before the
     /// options were read).
     static func report(_ error: any Error, console: Console, security: SecurityOptions? = nil) -> ExitCode {
-        switch error {
-        case let f as Failure: return f.code
-        case let u as UsageError:
-            console.err.line("rtstack: \(u.message)")
-            return .usage
-        case let c as CentralError:
-            console.err.line("rtstack: \(AdapterAdvice.text(for: c))")
-            if case .host(let h) = c, let hint = hint(for: h) ?? SecurityAdvice.hint(for: h, security: security) {
-                console.err.line("  " + hint)
-            }
-            switch c {
-            case .adapter, .unavailable: return .adapter
-            case .host(.adapter): return .adapter
-            default: break
-            }
-            return .failure
-        default:
-            console.err.line("rtstack: \(error)")
-            return .failure
-        }
-    }
-
-    static func hint(for e: HostError) -> String? {
-        switch e {
-        case .connectTimeout: return "is the device on, advertising and in range? (rtstack scan shows what is advertising)"
-        case .unsupportedByPeer(let s) where s.containsText("Read Multiple Variable Length"):
-            return "leave out --no-fallback to read the handles one by one, use --fixed, or --variable to send the request anyway"
-        case .att where e.attErrorCode == .requestNotSupported:
-            switch e.attRequestOpcode {
-            case .readMultipleVariableRequest?:
-                return "the peer does not support Read Multiple Variable Length (a server need not unless it supports EATT): leave out --no-fallback to read the handles one by one, or use --fixed"
-            case .readMultipleRequest?:
-                return "the peer does not support Read Multiple: read the handles one at a time"
-            case .prepareWriteRequest?:
-                return "the peer does not support prepared writes (long and reliable writes): write a value that fits one Write Request"
-            default:
-                return nil
-            }
-        default: return nil
-        }
+        if let f = error as? Failure { return f.code }
+        let report = FailureReport(error, security: security)
+        report.print(console)
+        return report.code
     }
 }
 
@@ -159,7 +137,7 @@ func runCentralCommand(_ args: ParsedArguments, _ console: Console, prepare: (in
     }
     // Streams also end when the adapter is lost: that is no success, whatever the body made of it.
     if let failure = cmd.central.failure, code != .adapter {
-        console.err.line("rtstack: \(failure.description)")
+        console.err.line("rtstack: \(AdapterAdvice.text(for: failure))")
         code = .adapter
     }
     await cmd.close()

@@ -48,11 +48,11 @@ public struct ParsedArguments: Sendable {
                     i += 1
                 }
                 if !opt.repeatable, values[name] != nil {
-                    throw UsageError("option '--\(name)' given twice")
+                    throw UsageError("option '--\(name)' given twice: give it once")
                 }
                 values[name, default: []].append(v)
             } else {
-                if inlineValue != nil { throw UsageError("option '--\(name)' takes no value") }
+                if inlineValue != nil { throw UsageError("option '--\(name)' takes no value: write --\(name) alone") }
                 flags.insert(name)
             }
         }

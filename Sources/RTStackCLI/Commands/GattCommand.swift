@@ -33,6 +33,7 @@ enum GattCommand {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
         let target = args.positionals[0]
+        try CentralCommand.check(address: target)
         let selection = try GattSelection(args)
         return await runCentralCommand(args, console) { cmd in
             let address = try await cmd.resolve(target)

@@ -25,6 +25,7 @@ enum PairCommand {
         let args = try ParsedArguments(words, spec: spec)
         if args.helpRequested { console.out.write(spec.helpText); return .success }
         let target = args.positionals[0]
+        try CentralCommand.check(address: target)
         let json = args.flag(.json)
         let level = max(try SecurityOptions(args).level, .medium)
         // Pairing is asked for: on --backend kernel the adapter pairs with rtstack's IO

@@ -42,6 +42,7 @@ enum ReadCommand {
             throw UsageError("--variable and --no-fallback are about Read Multiple Variable Length; --fixed does not use it")
         }
         let addressText = args.positionals[0]
+        try CentralCommand.check(address: addressText)
         return await runCentralCommand(args, console) { cmd in
             let p = try await cmd.connect(try await cmd.resolve(addressText))
             let found = try await TargetSpec.valueHandles(targets, on: p)

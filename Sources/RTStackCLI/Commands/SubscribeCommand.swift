@@ -29,6 +29,7 @@ enum SubscribeCommand {
         }
         let duration = try args.double(.duration, in: 0.1...31_536_000)
         let addressText = args.positionals[0]
+        try CentralCommand.check(address: addressText)
         let mode: SubscriptionMode = args.flag(.indicate) ? .indicate : .automatic
         let json = args.flag(.json)
         return await runCentralCommand(args, console) { cmd in
@@ -36,11 +37,18 @@ enum SubscribeCommand {
             let db = try await p.discover()
             var streams: [(GATTCharacteristic, AsyncStream<[UInt8]>)] = []
             for u in uuids {
-                guard let c = db.characteristic(u) else {
-                    throw CentralError.host(.notFound("no characteristic \(GattCommand.uuidText(u))"))
-                }
+                let peer = p.connection?.peer.description ?? addressText
+                guard let c = db.characteristic(u) else { throw CharacteristicAdvice.missing(u, in: db, peer: peer) }
+                if let refused = CharacteristicAdvice.notSubscribable(c, indicate: mode == .indicate, in: db, peer: peer) { throw refused }
                 streams.append((c, try await p.subscribe(valueHandle: c.valueHandle, mode: mode)))
             }
+            // The link's end, for a subscription that ends without --duration or Ctrl-C.
+            let events = p.events()
+            let lost = Task { () -> HCIStatus? in
+                for await e in events { if case .disconnected(let reason) = e { return reason } }
+                return nil
+            }
+            defer { lost.cancel() }
             cmd.endStreams(after: duration)
             let start = MonotonicClock.now()
             await withTaskGroup(of: Void.self) { group in
@@ -53,6 +61,9 @@ enum SubscribeCommand {
                         }
                     }
                 }
+            }
+            if await !p.isConnected(), let reason = await lost.value {
+                throw CentralError.host(.disconnected(reason))
             }
             await p.disconnect()
             return .success

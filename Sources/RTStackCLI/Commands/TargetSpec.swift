@@ -46,8 +46,9 @@ enum TargetSpec {
             case .handle(let h):
                 out.append((h, db?.characteristic(valueHandle: h)))
             case .uuid(let u):
-                guard let c = db?.characteristic(u) else {
-                    throw CentralError.host(.notFound("no characteristic \(u.name.map { "\($0) (\(u.string))" } ?? u.string) on \(p.connection?.peer.description ?? "the peer")"))
+                guard let db else { throw CentralError.host(.notFound("no database")) }
+                guard let c = db.characteristic(u) else {
+                    throw CharacteristicAdvice.missing(u, in: db, peer: p.connection?.peer.description ?? "ADDRESS")
                 }
                 out.append((c.valueHandle, c))
             }

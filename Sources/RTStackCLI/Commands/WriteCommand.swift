@@ -46,9 +46,14 @@ enum WriteCommand {
             guard let value = Hex.parse(pairs[i + 1]) else {
                 throw UsageError("'\(pairs[i + 1])' is not hex bytes (e.g. 0100 or 01:00)")
             }
+            guard value.count <= maximumValueLength else {
+                throw UsageError("the value for \(pairs[i]) is \(value.count) octets; an attribute value holds at most "
+                    + "\(maximumValueLength) (Core Spec v5.4 Vol 3, Part F, §3.2.9): write at most \(maximumValueLength)")
+            }
             values.append(value)
         }
         let addressText = args.positionals[0]
+        try CentralCommand.check(address: addressText)
         return await runCentralCommand(args, console) { cmd in
             let p = try await cmd.connect(try await cmd.resolve(addressText))
             let handles = try await TargetSpec.valueHandles(targets, on: p).map(\.0)
@@ -56,8 +61,13 @@ enum WriteCommand {
                 try await p.reliableWrite(handles.indices.map { (handles[$0], values[$0]) })
                 console.out.line("wrote \(values.map(\.count).reduce(0, +)) byte(s) to \(handles.map { Hex.number($0, width: 4) }.joined(separator: ", ")) together")
             } else if args.flag(.signed) {
-                let outcome = try await p.signedWrite(handle: handles[0], value: values[0],
+                let outcome: SignedWriteOutcome
+                do {
+                    outcome = try await p.signedWrite(handle: handles[0], value: values[0],
                                                       bonds: FileBondStore(directory: cmd.options.state), crypto: NettleCryptography())
+                } catch {
+                    throw unfitting(error, option: .signed)
+                }
                 let target = Hex.number(handles[0], width: 4)
                 if outcome == .unsignedOnEncryptedLink {
                     console.notice("the link is encrypted, so the write goes as Write Without Response instead of a signed write (Core Spec v5.4 Vol 3, Part G, §4.9.2)")
@@ -66,11 +76,34 @@ enum WriteCommand {
                     console.out.line("sent a signed write of \(values[0].count) byte(s) to \(target)")
                 }
             } else {
-                try await p.write(handle: handles[0], value: values[0], withResponse: !args.flag(.noResponse))
+                do {
+                    try await p.write(handle: handles[0], value: values[0], withResponse: !args.flag(.noResponse))
+                } catch {
+                    throw args.flag(.noResponse) ? unfitting(error, option: .noResponse) : error
+                }
                 console.out.line("wrote \(values[0].count) byte(s) to \(Hex.number(handles[0], width: 4))")
             }
             await p.disconnect()
             return .success
+        }
+    }
+
+    /// Core Spec v5.4 Vol 3, Part F, §3.2.9: the longest attribute value.
+    static let maximumValueLength = 512
+
+    /// A command carries one PDU: the host refuses a longer value before sending it
+    /// (`invalidState`); the remedy is the option that made it a command. A signed write also
+    /// fails on this side for want of a bond with rtstack's signing key (CSRK).
+    static func unfitting(_ error: any Error, option: OptionKey) -> any Error {
+        switch error {
+        case CentralError.host(.invalidState(let why)) where why.containsText("does not fit"):
+            return CommandFailure(cause: why, remedy: "write fewer octets, or leave out --\(option.rawValue): a Write Request "
+                + "writes up to \(maximumValueLength) octets, in parts when they do not fit one")
+        case CentralError.host(.notFound(let why)) where option == .signed, CentralError.host(.invalidState(let why)) where option == .signed:
+            return CommandFailure(cause: why, remedy: "pair with the peer (rtstack pair ADDRESS, with the same --state-dir): "
+                + "the bond then holds the signing key rtstack gave it; or write without --signed")
+        default:
+            return error
         }
     }
 }

@@ -70,8 +70,8 @@ enum ControlClientError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case let .cannotConnect(p, why): return "no gateway answers on \(p) (\(why)); is `rtstack gateway` running? (--control-socket PATH names another socket)"
-        case let .noAnswer(p): return "the gateway on \(p) did not answer"
-        case let .badAnswer(p, text): return "the gateway on \(p) answered something that is not JSON: \(text)"
+        case let .noAnswer(p): return "the gateway on \(p) did not answer; it may be busy or stuck: see its log (under systemd: journalctl -u rtstack-gateway), then ask again"
+        case let .badAnswer(p, text): return "the gateway on \(p) answered something that is not JSON: \(text); is that socket an rtstack gateway's, of this version?"
         case let .refused(p, why): return "the gateway on \(p) refused: \(why)"
         }
     }

@@ -5,26 +5,18 @@ import Wire
 /// cause; whether rtstack could have offered more depends on how it was run (a terminal,
 /// `--passkey`, `--io-capability`), which only the command line knows.
 enum SecurityAdvice {
-    /// The remedy for `error` with these options, nil when it is no security matter.
+    /// The remedy for `error` with these options, nil when the host's own (`HostError.remedy`)
+    /// says it: only what depends on how rtstack was run is here.
     static func hint(for error: HostError, security: SecurityOptions?) -> String? {
         switch error {
         case .att where error.attErrorCode == .insufficientAuthentication:
             return authentication(security, what: "the peer needs an authenticated (MITM-protected) bond for this")
-        case .att where error.attErrorCode == .insufficientEncryption:
-            return "the peer needs an encrypted link for this and pairing did not give one; "
-                + "rtstack pair ADDRESS pairs on its own and names what failed"
-        case .att where error.attErrorCode == .encryptionKeySizeTooShort:
-            return "the peer wants a longer encryption key than the link has: pair again (rtstack pair ADDRESS)"
-        case .att where error.attErrorCode == .insufficientAuthorization:
-            return "the peer's own application must authorize this access (confirm on the peer, or allow rtstack there); pairing does not change it"
         case .security(.pairing(.peerFailed(.authenticationRequirements))), .security(.pairing(.authenticationRequirements)):
             return authentication(security, what: "the pairing needs MITM protection")
         case .security(.pairing(.passkeyEntryFailed)):
             return "no passkey was given: rtstack asks on a terminal; from a script give --passkey N, or --passkey - to read it from stdin"
         case .security(.pairing(.numericComparisonRejected)):
             return "the numbers were not confirmed: on a terminal answer y when they match, or give --confirm-numbers"
-        case let .security(failure):
-            return failure.remedy
         default:
             return nil
         }

@@ -101,7 +101,8 @@ final class SessionApplication: HostApplication {
                 s.stop(at: now)
                 takeSessionEvents()
             } else {
-                console.err.line("rtstack: the controller was not ready before --duration ran out")
+                console.err.line("rtstack: the controller was not ready before --duration ran out; check that it answers "
+                    + "(rtstack info with the same --adapter), or give a longer --duration")
                 finish(.adapter)
             }
         }
@@ -112,7 +113,7 @@ final class SessionApplication: HostApplication {
 
     func adapterClosed(_ error: TransportError) {
         guard !done else { return }
-        console.err.line("rtstack: \(error.description)")
+        console.err.line("rtstack: \(AdapterAdvice.text(for: error))")
         done = true
         prompts.cancelAll()
         result.set(.adapter)

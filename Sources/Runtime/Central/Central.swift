@@ -55,7 +55,7 @@ public final class Central: Sendable {
                                       bondStore: directory.map { FileBondStore(directory: $0) }, at: MonotonicClock.now())
                     }
                 } catch {
-                    throw CentralError.adapter(error.description)
+                    throw CentralError.adapter(error)
                 }
             } catch {
                 bridge.ready = nil

@@ -205,7 +205,7 @@ final class CentralBridge: HostApplication, @unchecked Sendable {
 
     func adapterClosed(_ error: TransportError) {
         closed = true
-        let e = CentralError.adapter(error.description)
+        let e = CentralError.adapter(error)
         ready?.resume(throwing: e)
         ready = nil
         // `.closed` is the loop's own end (stop); anything else was lost under the application.

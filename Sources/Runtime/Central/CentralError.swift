@@ -4,7 +4,9 @@ import HostCore
 public enum CentralError: Error, Sendable, CustomStringConvertible {
     /// The adapter could not be opened (a cause the CLI can advise on).
     case unavailable(AdapterOpenError)
-    case adapter(String)
+    /// The adapter's transport failed or was lost under the running loop (its cause kept, so
+    /// that the CLI can say what to do about it).
+    case adapter(TransportError)
     case host(HostError)
     case closed
     case timeout(String)
@@ -12,7 +14,7 @@ public enum CentralError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unavailable(let e): return e.description
-        case .adapter(let s): return s
+        case .adapter(let e): return e.description
         case .host(let e): return e.description
         case .closed: return "the adapter was closed"
         case .timeout(let s): return s

@@ -17,4 +17,14 @@ extension Peripheral {
         if !ok { continuation.finish() }
         return stream
     }
+
+    /// Whether the link is still up (false once it went down for good, or the adapter closed):
+    /// a stream that ended tells its reader nothing about why.
+    public func isConnected() async -> Bool {
+        let link = self.link
+        return await withCheckedContinuation { c in
+            let ok = central.onLoop { _, bridge in c.resume(returning: bridge.connections[link] != nil && !bridge.closed) }
+            if !ok { c.resume(returning: false) }
+        }
+    }
 }

@@ -183,6 +183,9 @@ public final class KernelSocketsIO: AdapterIO {
         switch code {
         case EMLINK: return .connectionFailed(.connectionLimitExceeded)
         case ENOMEM: return .connectionFailed(.memoryCapacityExceeded)
+        // The kernel's LE connect ran out of time: the peer never answered, as on the user
+        // channel, and with the same remedy.
+        case ETIMEDOUT: return .connectTimeout(peer)
         default: return .controller(connectFailureText(peer, index: index, errno: code))
         }
     }

@@ -18,7 +18,7 @@ final class WriteProcedure: GATTProcedure {
         // Opcode and handle take 3 bytes of the PDU (Vol 3, Part F, §3.4.5.1, §3.4.5.3).
         let room = Int(mtu) - 3
         guard value.count <= room else {
-            return .failed(.invalidState("a value of \(value.count) bytes does not fit one write (ATT_MTU \(mtu) leaves \(room)); use writeLong"))
+            return .failed(.invalidState("a value of \(value.count) bytes does not fit one write (ATT_MTU \(mtu) leaves \(room)); a long write (writeLong) writes it in parts"))
         }
         let hv = ATTHandleValue(handle: handle, value: value[...])
         return withoutResponse ? .command(.writeCommand(hv)) : .request(.writeRequest(hv))
