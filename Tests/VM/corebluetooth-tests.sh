@@ -1,0 +1,204 @@
+# Issue 19: the iOS-shaped CoreBluetooth apps (Tests/CoreBluetoothApps: NSObject delegates, a nil
+# queue, dispatchMain; run by cb-apps, a static binary of its own: Foundation never enters
+# rtstack) on hci0 through the user channel and through the kernel backend, the adapter given as
+# an app on a board gets it: RTSTACK_ADAPTER, RTSTACK_BACKEND, RTSTACK_STATE_DIR.
+#
+# Peers: hci1 "VM Heart", BlueZ's btgatt-server (Heart Rate notified once a second; its 78-byte
+# Device Name, readable and writable), and hci2 "VM Speed", gatt-peripheral (RSC at 10 Hz).
+#   (a) scan list: both rows once each with an RSSI; tap VM Heart, every readable value read
+#   (b) the runner's sensors by advertised service, live values, End Session. Two sensors: the VM
+#       has no third peripheral with a service of its own (the Thingy of the Bumble world), and
+#       btvirt's handle numbering (vm-tests.sh) breaks a third simultaneous link
+#   (c) scan by service (180D) + read/write: btgatt-server's only readable and writable
+#       characteristic is the Device Name (2A00, in 1800); hci1 ends the link, the app scans
+#       again and reads the name of the btgatt-server that took over (a fresh one, the long name)
+#   (d) one central, VM Heart and VM Speed connected and disconnected one by one, then VM Heart
+#       again: the same object
+# Every app scans before its peers advertise (the kernel backend drops the reports of devices
+# already advertising when its scan starts: see scan_check in vm-tests.sh), and VM Heart's link
+# comes up before VM Speed's (btvirt's handle numbering). RTSTACK_VM_ONLY=corebluetooth_tests
+# runs only this suite.
+
+CB=/usr/bin/cb-apps
+
+corebluetooth_tests() {
+    if [ ! -x $CB ]; then bad "CoreBluetooth apps" "no $CB in the initramfs (scripts/vm-test builds it)"; return; fi
+    for b in user kernel; do
+        cb_scan_list $b
+        cb_runner $b
+        cb_led $b
+        cb_fleet $b
+    done
+    cb_air_back
+}
+
+# --- Helpers ---------------------------------------------------------------------------------
+# cb_start B NAME ARGS...: cb-apps ARGS in the background on hci0 through backend B; stdout (one
+# fact a line, flushed) in $CB_OUT, stderr beside it; CB_PID. Returns once the app scans.
+cb_start() {
+    _b=$1 _n=$2
+    shift 2
+    _backend=user-channel
+    [ $_b = kernel ] && _backend=kernel
+    CB_OUT=$T/cb-$_n-$_b.out CB_ERR=$T/cb-$_n-$_b.err
+    RTSTACK_ADAPTER=hci0 RTSTACK_BACKEND=$_backend RTSTACK_STATE_DIR=/tmp/state $CB "$@" >$CB_OUT 2>$CB_ERR &
+    CB_PID=$!
+    cb_said '^scanning' 20 || echo "    cb-apps $* does not scan"
+}
+# cb_said PATTERN [SECONDS]: waits until cb-apps printed a line matching PATTERN (grep -E).
+cb_said() { wait_until ${2:-30} grep -qE "$1" $CB_OUT; }
+# cb_fact PATTERN: the lines of cb-apps matching PATTERN; cb_has PATTERN: there is one.
+cb_fact() { grep -E "$1" $CB_OUT; }
+cb_has() { grep -qE "$1" $CB_OUT; }
+cb_show() { show $CB_OUT $CB_ERR; }
+# cb_quiet_air: neither peer advertises (each app starts scanning first).
+cb_quiet_air() { unadvertise 1; unadvertise 2; }
+cb_heart_on() { unadvertise 1; advertise 1 0d18 "VM Heart" || echo "    add-adv hci1 failed"; }
+cb_speed_on() { unadvertise 2; advertise 2 1418 "VM Speed" || echo "    add-adv hci2 failed"; }
+# cb_air_back: the world as the other suites expect it (both peers advertising, no server).
+cb_air_back() { server_stop heart; cb_heart_on; cb_speed_on; }
+# cb_heart MODE: a btgatt-server on hci1 (once or respawn), its output from now in cb_heart_log.
+cb_heart() {
+    server_stop heart
+    wait_until 10 no_links 1 || echo "    hci1 still has a link"
+    heart_server heart 1 $1
+    CB_HEART_FROM=$(($(wc -l <$T/heart.log) + 1))
+}
+cb_heart_log() { tail -n +$CB_HEART_FROM $T/heart.log; }
+# cb_heart_done: what a "once" server printed, complete once it has exited (its link is gone).
+cb_heart_done() { server_gone heart 10; sleep 0.3; cb_heart_log; }
+# links N: how many LE links hciN has.
+links() { btmgmt --index $1 con 2>/dev/null | grep -cE '^([0-9A-F]{2}:){5}[0-9A-F]{2} type LE'; }
+# end_links N: hciN ends each of its links (Remote User Terminated Connection), as a peripheral
+# going away does; the central's address is rtstack's random static one on the user channel.
+end_links() {
+    btmgmt --index $1 con 2>/dev/null | while read -r _addr _t _le _kind; do
+        case "$_kind" in Public) _type=1 ;; Random) _type=2 ;; *) continue ;; esac
+        btmgmt --index $1 disconnect -t $_type $_addr >>$T/btmgmt.log 2>&1
+    done
+}
+# cb_end B: the app's exit (status in rc, 0 once every step happened); the kernel backend's links
+# are gone from hci0 too.
+cb_end() {
+    finish $CB_PID ${2:-30}
+    [ $1 = kernel ] && { wait_until 10 no_links 0 || echo "    hci0 still has links"; }
+}
+# hex TEXT: TEXT's bytes in upper-case hex.
+hex() { printf '%s' "$1" | hexdump -v -e '/1 "%02X"'; }
+
+# --- (a) Scan list, tap, read ----------------------------------------------------------------
+cb_scan_list() {
+    b=$1
+    cb_heart once
+    cb_quiet_air
+    cb_start $b scanlist scan-list "VM Heart"
+    cb_heart_on
+    cb_speed_on
+    cb_end $b
+    cb_heart_done >$T/cb-scanlist-$b.peer
+    rows=$(cb_fact '^row VM (Heart|Speed) rssi=-?[0-9]+ discoveries=1$' | wc -l)
+    rssi_ok=$(cb_fact '^row ' | sed -n 's/.* rssi=\(-\{0,1\}[0-9]*\) .*/\1/p' | awk '$1 < -127 || $1 > 20' | wc -l)
+    if [ $rc = 0 ] && [ "$rows" = 2 ] && [ "$rssi_ok" = 0 ] && cb_has '^value 2A38 01$' \
+        && cb_has "^value 2A00 $NAME_HEX\$" \
+        && cb_has '^connected state=connected scanning=false retrieved=true retrieved-connected=true$' \
+        && cb_has '^disconnected state=disconnected services=nil$' && grep -q "GAP Device Name Read called" $T/cb-scanlist-$b.peer; then
+        ok "$(bname $b): CoreBluetooth scan list: VM Heart and VM Speed once each with an RSSI; tapped, VM Heart's values read (01, the 78-byte name)"
+        cb_fact '^(row|value 2A38)' | sed 's/^/    /'
+    else
+        bad "$(bname $b): CoreBluetooth scan list" "exit $rc, $rows rows once each, $rssi_ok RSSIs out of range"
+        cb_show; show $T/cb-scanlist-$b.peer
+    fi
+}
+
+# --- (b) The runner's sensors, End Session ---------------------------------------------------
+cb_runner() {
+    b=$1
+    cb_heart once
+    cb_quiet_air
+    cb_start $b runner runner 180D:180D:2A37 1814:1814:2A53
+    cb_heart_on
+    wait_until 20 eval '[ "$(links 1)" = 1 ]' || echo "    VM Heart's link did not come up"
+    cb_speed_on
+    cb_said '^ended ' 60
+    sleep 0.5
+    peers_after="$(links 1) $(links 2)"
+    cb_end $b 30
+    cb_heart_done >$T/cb-runner-$b.peer
+    # btgatt-server: flags 06 (or 0E with Energy Expended), 90-129 bpm; gatt-peripheral: RSC
+    # flags 00, speed 768-895/256 m/s, cadence 160-179.
+    hr=0 hr_bad=0 rsc=0 rsc_bad=0 H='[0-9A-F][0-9A-F]'
+    for v in $(cb_fact '^value 2A37 ' | awk '{ print $3 }'); do
+        hr=$((hr + 1))
+        case $v in 06$H | 0E$H$H$H) bpm=$((0x$(echo $v | cut -c3-4))) ;; *) bpm=0 ;; esac
+        [ $bpm -ge 90 ] && [ $bpm -le 129 ] || hr_bad=$((hr_bad + 1))
+    done
+    for v in $(cb_fact '^value 2A53 ' | awk '{ print $3 }'); do
+        rsc=$((rsc + 1))
+        case $v in 00$H$H$H) cadence=$((0x$(echo $v | cut -c7-8))) ;; *) cadence=0 ;; esac
+        [ $cadence -ge 160 ] && [ $cadence -le 179 ] || rsc_bad=$((rsc_bad + 1))
+    done
+    ended=$(cb_fact '^ended VM (Heart|Speed) error=none state=disconnected$' | wc -l)
+    if [ $rc = 0 ] && [ "$hr" -ge 3 ] && [ "$hr_bad" = 0 ] && [ "$rsc" -ge 3 ] && [ "$rsc_bad" = 0 ] \
+        && cb_has '^notifying 2A37,2A53$' && [ "$ended" = 2 ] && [ "$peers_after" = "0 1" ] \
+        && grep -q "HR: Measurement Enabled: true" $T/cb-runner-$b.peer; then
+        ok "$(bname $b): CoreBluetooth runner: VM Heart and VM Speed by advertised service, $hr heart-rate and $rsc RSC values live, End Session ends both links"
+        cb_fact '^(connected|value 2A37)' | head -4 | sed 's/^/    /'
+    else
+        bad "$(bname $b): CoreBluetooth runner" "exit $rc, $hr heart-rate values ($hr_bad malformed), $rsc RSC ($rsc_bad malformed), $ended ended cleanly, links of hci1 and hci2 after End Session: $peers_after (expected 0 1)"
+        cb_show; show $T/cb-runner-$b.peer
+    fi
+}
+
+# --- (c) Scan by service, read/write, the board goes away, scan again ---------------------------
+cb_led() {
+    b=$1
+    cb_heart respawn
+    cb_quiet_air
+    cb_start $b led led 180D 1800 2A00 "Run 1"
+    cb_heart_on
+    if cb_said '^waiting for the board' 40; then
+        unadvertise 1   # gone: it advertises again once the app has seen the link end
+        end_links 1
+        cb_said '^disconnected ' 20 && cb_heart_on
+    fi
+    cb_end $b 40
+    server_stop heart
+    reads=$(cb_fact '^read ' | awk '{ print $2 }' | tr '\n' ' ')
+    want="$NAME_HEX $(hex "Run 1") $NAME_HEX "
+    # btgatt-server prints "Device disconnected" when its link ends: the first one's (hci1 ended
+    # it) and the second's (the app's cancel).
+    if [ $rc = 0 ] && [ "$reads" = "$want" ] && cb_has '^write error=none$' \
+        && cb_has '^disconnected error=CBErrorDomain/7 scanning=true$' && cb_has '^disconnected error=none$' \
+        && cb_heart_log | grep -q "GAP Device Name Write called" && [ "$(cb_heart_log | grep -c '^--- btgatt-server .* started')" -ge 2 ]; then
+        ok "$(bname $b): CoreBluetooth scan by service: the 78-byte name read, 'Run 1' written and read back; hci1 ends the link (CBError.peripheralDisconnected), the app scans again and reads the new server's name"
+    else
+        bad "$(bname $b): CoreBluetooth scan by service, read/write, rescan" "exit $rc, reads '$reads'"
+        cb_show; cb_heart_log | show
+    fi
+}
+
+# --- (d) One central, N devices --------------------------------------------------------------
+cb_fleet() {
+    b=$1
+    cb_heart respawn
+    cb_quiet_air
+    cb_start $b fleet fleet 180D,1814 "VM Heart" "VM Speed"
+    cb_heart_on
+    cb_speed_on
+    # While the app shows both connected: hci1 has rtstack's link, hci2 it and hci3's.
+    peers_during=""
+    cb_said '^all connected' 60 && peers_during="$(links 1) $(links 2)"
+    cb_said '^disconnected VM Heart .*later-ones-connected' 30 && sleep 0.3 && peers_one="$(links 1) $(links 2)"
+    cb_end $b 60
+    server_stop heart
+    if [ $rc = 0 ] && cb_has '^listed 2$' && cb_has '^connected VM Heart connections=1$' && cb_has '^connected VM Speed connections=1$' \
+        && [ "$peers_during" = "1 2" ] && [ "${peers_one:-}" = "0 2" ] \
+        && cb_has '^disconnected VM Heart error=none later-ones-connected=true$' \
+        && cb_has '^disconnected VM Speed error=none later-ones-connected=true$' \
+        && cb_has '^reconnected VM Heart connections=2 same-object=true listed=2$'; then
+        ok "$(bname $b): CoreBluetooth fleet: VM Heart and VM Speed connected and disconnected one by one (the peers' links follow), VM Heart again as the same object"
+    else
+        bad "$(bname $b): CoreBluetooth fleet" "exit $rc, links of hci1 and hci2 with both connected: '$peers_during' (expected 1 2), after VM Heart's disconnection: '${peers_one:-}' (expected 0 2)"
+        cb_show
+    fi
+}
