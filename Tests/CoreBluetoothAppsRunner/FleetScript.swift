@@ -4,7 +4,7 @@ import Foundation
 
 /// App shape (d): one central, one object per device. The user connects the devices NAME… in
 /// that order, looks at them all connected for three seconds (the caller checks the peers then),
-/// disconnects them one by one, and connects the first again: the same object.
+/// disconnects them one by one, and three seconds later connects the first again: the same object.
 @MainActor
 func fleet(services: [CBUUID], names: [String]) async {
     let app = FleetApp(services: services, options: [:])
@@ -27,6 +27,7 @@ func fleet(services: [CBUUID], names: [String]) async {
         let others = devices.dropFirst(n + 1).allSatisfy { $0.peripheral.state == .connected }
         Script.say("disconnected \(name) error=\(Script.describe(d.lastDisconnectError)) later-ones-connected=\(others)")
     }
+    await Script.pause(3)   // the user looks at the list (and the VM's peer, one process a link, comes back)
     app.toggle(devices[0])
     await Script.wait(30, for: "\(names[0]) connected again") { devices[0].isConnected && devices[0].connections == 2 }
     Script.say("reconnected \(names[0]) connections=\(devices[0].connections) same-object=\(named(names[0]) === devices[0]) listed=\(app.devices.count)")

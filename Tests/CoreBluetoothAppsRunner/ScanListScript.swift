@@ -10,7 +10,7 @@ func scanList(tapping name: String) async {
     await Script.wait(20, for: "the scan to start") { app.central.isScanning }
     Script.say("scanning")
     await Script.wait(30, for: "a row named \(name)") { app.row(named: name) != nil }
-    await Script.pause(1.5)
+    await Script.pause(1)   // the user looks at the list a moment (a device reported twice shows now)
     for row in app.rows.values.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) {
         Script.say("row \(row.name ?? "?") rssi=\(row.rssi) discoveries=\(row.discoveries)")
     }

@@ -50,7 +50,9 @@ cb_start() {
     stamp <$CB_OUT.fifo $CB_OUT >$CB_OUT.stamped &
     RTSTACK_ADAPTER=hci0 RTSTACK_BACKEND=$_backend RTSTACK_STATE_DIR=/tmp/state $CB "$@" >$CB_OUT.fifo 2>$CB_ERR &
     CB_PID=$!
-    cb_said '^scanning' 20 || echo "    cb-apps $* does not scan"
+    _launched=$(now)
+    if cb_said '^scanning' 20; then figure "$(bname $_b): cb-apps $_n scanning $(seconds $_launched $(now)) s after its launch"
+    else echo "    cb-apps $* does not scan"; fi
 }
 # cb_said PATTERN [SECONDS]: waits until cb-apps printed a line matching PATTERN (grep -E).
 cb_said() { wait_until ${2:-30} grep -qE "$1" $CB_OUT; }
@@ -84,13 +86,11 @@ cb_on() {
 }
 # cb_air_back: the world as the other suites expect it (both peers advertising, no server).
 cb_air_back() { server_stop heart; unadvertise 1; unadvertise 2; cb_on 1; cb_on 2; }
-# cb_heart_back [PATTERN]: hci1, taken off the air before its link ended, advertises again once
-# the respawned btgatt-server listens (a link that came up before would find no server:
-# btgatt-server serves one connection a process), or once the app printed PATTERN (the kernel
-# backend kept the idle link, and the app is back on it with the first server).
+# cb_heart_back: hci1, taken off the air before its link ended, advertises again once the
+# respawned btgatt-server listens (a link that came up before would find no server:
+# btgatt-server serves one connection a process).
 cb_heart_back() {
-    _back=${1:-}
-    wait_until 15 eval 'listening $A1 || { [ -n "$_back" ] && cb_has "$_back"; }' || echo "    no btgatt-server listens on hci1 again"
+    wait_until 15 listening $A1 || echo "    no btgatt-server listens on hci1 again"
     cb_on 1
 }
 # cb_heart MODE: a btgatt-server on hci1 (once or respawn), its output from now in cb_heart_log.
@@ -228,16 +228,22 @@ cb_fleet() {
     cb_release $b 1 2
     # The peers' side: hci1 has rtstack's link while the app shows VM Heart connected, hci2 it and
     # hci3's; each goes once the app reports the disconnection (the kernel backend's a moment
-    # later: the kernel ends an idle link itself after its socket closed).
+    # later: the kernel ends an idle link itself after its socket closed). The app waits 3 s before
+    # connecting VM Heart again; its next btgatt-server must listen by then. Through the user
+    # channel it does (the link ends at once, the server with it, and the next listens within a
+    # second); VM Heart stays on the air, as a user-channel LE Create Connection to a btvirt device
+    # that is not advertising at that moment never completes (btvirt matches it once). Through the
+    # kernel backend the idle link lingers 2-3 s, so hci1 leaves the air until the next server
+    # listens (cb_heart_back): the kernel scans before it connects, and waits.
     peers_during="" heart_gone=""
     if cb_said '^all connected' 60; then
         peers_during="$(links 1) $(links 2)"
-        unadvertise 1   # off the air until its next btgatt-server listens (cb_heart_back)
+        [ $b = kernel ] && unadvertise 1
     fi
     if cb_said '^disconnected VM Heart .*later-ones-connected' 30; then
         _t=$(now)
         wait_until 10 eval '[ "$(links 1)" = 0 ]' && heart_gone=$(seconds $_t $(now))
-        cb_heart_back '^reconnected '
+        [ $b = kernel ] && cb_heart_back
     fi
     cb_end $b 60
     wait_until 10 eval '[ "$(links 1) $(links 2)" = "0 1" ]'
