@@ -2,14 +2,16 @@ import CoreBluetooth
 import CoreBluetoothApps
 import Foundation
 
-/// App shape (a): the list fills, the user looks at it a moment, taps NAME; the app connects
-/// and reads every readable characteristic; the user closes the connection.
+/// App shape (a): the list fills (with NAME and the OTHERS), the user looks at it a moment, taps
+/// NAME; the app connects and reads every readable characteristic; the user closes the connection.
 @MainActor
-func scanList(tapping name: String) async {
+func scanList(tapping name: String, others: [String]) async {
     let app = ScanListApp(options: [:])
     await Script.wait(20, for: "the scan to start") { app.central.isScanning }
     Script.say("scanning")
-    await Script.wait(30, for: "a row named \(name)") { app.row(named: name) != nil }
+    await Script.wait(30, for: "rows named \(([name] + others).joined(separator: ", "))") {
+        ([name] + others).allSatisfy { app.row(named: $0) != nil }
+    }
     await Script.pause(1)   // the user looks at the list a moment (a device reported twice shows now)
     for row in app.rows.values.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) {
         Script.say("row \(row.name ?? "?") rssi=\(row.rssi) discoveries=\(row.discoveries)")

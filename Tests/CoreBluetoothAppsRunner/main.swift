@@ -8,7 +8,7 @@ import CoreBluetooth
 import Foundation
 
 let usage = """
-    usage: cb-apps scan-list NAME
+    usage: cb-apps scan-list NAME [OTHER...]
            cb-apps runner ADVERTISED:SERVICE:MEASUREMENT...
            cb-apps led ADVERTISED SERVICE CHARACTERISTIC TEXT
            cb-apps fleet SERVICE[,SERVICE...] NAME...
@@ -22,8 +22,8 @@ func usageError() -> Never {
 
 Task { @MainActor in
     switch (arguments.first, arguments.count) {
-    case ("scan-list", 2):
-        await scanList(tapping: arguments[1])
+    case ("scan-list", 2...):
+        await scanList(tapping: arguments[1], others: Array(arguments.dropFirst(2)))
     case ("runner", 2...):
         let sensors = arguments.dropFirst().map { $0.split(separator: ":").map { CBUUID(string: String($0)) } }
         guard sensors.allSatisfy({ $0.count == 3 }) else { usageError() }

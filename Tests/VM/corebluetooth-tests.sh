@@ -127,7 +127,7 @@ cb_scan_list() {
     b=$1
     cb_heart once
     cb_hold $b 1 2
-    cb_start $b scanlist scan-list "VM Heart"
+    cb_start $b scanlist scan-list "VM Heart" "VM Speed"
     cb_release $b 1 2
     cb_end $b
     cb_heart_done >$T/cb-scanlist-$b.peer
