@@ -84,8 +84,10 @@ cb_on() {
         2) advertise 2 1418 "VM Speed" || echo "    add-adv hci2 failed" ;;
     esac
 }
-# cb_air_back: the world as the other suites expect it (both peers advertising, no server).
-cb_air_back() { server_stop heart; unadvertise 1; unadvertise 2; cb_on 1; cb_on 2; }
+# cb_air_back: the world as the other suites expect it: both peers advertising, no server, hci0
+# down (an app leaves the adapter it powered through the kernel backend powered: it exits with
+# exit(), and CoreBluetooth has no call that closes a manager).
+cb_air_back() { server_stop heart; unadvertise 1; unadvertise 2; cb_on 1; cb_on 2; btmgmt --index 0 power off >>$T/btmgmt.log 2>&1; }
 # cb_heart_back: hci1, taken off the air before its link ended, advertises again once the
 # respawned btgatt-server listens (a link that came up before would find no server:
 # btgatt-server serves one connection a process).
