@@ -141,7 +141,12 @@ let package = Package(
         .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestSupport"]),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Service", "Wire", "RTStackCLI", "TestSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "Wire", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker", "Capture", "TestSupport"]),
+        // The iOS-shaped CoreBluetooth apps (Foundation and CoreBluetooth only), shared by the
+        // integration tests and cb-apps, which runs them as a program where a test process cannot
+        // reach the world (the VM: Tests/VM/corebluetooth-tests.sh).
+        .target(name: "CoreBluetoothApps", dependencies: ["CoreBluetooth"], path: "Tests/CoreBluetoothApps"),
+        .executableTarget(name: "cb-apps", dependencies: ["CoreBluetooth", "CoreBluetoothApps"], path: "Tests/CoreBluetoothAppsRunner"),
+        .testTarget(name: "IntegrationTests", dependencies: ["CoreBluetooth", "CoreBluetoothApps", "Runtime", "HostCore", "SecurityCrypto", "Sensors", "Wire", "RunTracker", "Capture", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

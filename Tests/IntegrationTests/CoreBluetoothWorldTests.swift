@@ -1,10 +1,11 @@
 import CoreBluetooth
+import CoreBluetoothApps
 import Foundation
 import Testing
 import TestSupport
 
 extension WorldIntegration {
-    /// iOS-shaped CoreBluetooth apps (Tests/IntegrationTests/CoreBluetoothApps: NSObject
+    /// iOS-shaped CoreBluetooth apps (Tests/CoreBluetoothApps: NSObject
     /// delegates, a nil queue, nothing of rtstack) against the world: the adapter is given as
     /// an app on a board gets it, through rtstack's option key (`RTSTACK_ADAPTER`).
     @Suite("CoreBluetooth apps against the Bumble world")
@@ -113,7 +114,7 @@ extension WorldIntegration {
         func fleet() async throws {
             let world = try await WorldProcess.start(["--heart", "4", "--speed", "0", "--environment", "0", "--distractors", "0"])
             defer { world.stop() }
-            let app = FleetApp(service: CBUUID(string: "180D"), options: try Self.options(world, "fleet"))
+            let app = FleetApp(services: [CBUUID(string: "180D")], options: try Self.options(world, "fleet"))
             #expect(await eventually(20) { app.devices.count == 4 })
             let devices = app.devices
             for (n, d) in devices.enumerated() {

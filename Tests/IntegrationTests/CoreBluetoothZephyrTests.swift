@@ -1,4 +1,5 @@
 import CoreBluetooth
+import CoreBluetoothApps
 import Foundation
 import Testing
 import TestSupport
@@ -55,7 +56,7 @@ extension ZephyrIntegration {
         @Test("One central, two devices connected and disconnected one by one")
         func fleet() async throws {
             try await ZephyrIntegration.withWorld(["hr", "esp"], label: "cb-fleet") { world, dir in
-                let app = FleetApp(service: CBUUID(string: "180F"), options: Self.options(world, dir))
+                let app = FleetApp(services: [CBUUID(string: "180F")], options: Self.options(world, dir))
                 #expect(await eventually(20) { app.devices.count == 2 }, "both advertise the Battery Service")
                 for d in app.devices {
                     app.toggle(d)

@@ -4,31 +4,31 @@ import Foundation
 /// App shape (b): the runner's sensors, found by the services they advertise, each connected
 /// as it is found, its measurements subscribed and shown live; End Session disconnects them all.
 @MainActor
-final class RunnerApp: NSObject, @preconcurrency CBCentralManagerDelegate, @preconcurrency CBPeripheralDelegate {
+public final class RunnerApp: NSObject, @preconcurrency CBCentralManagerDelegate, @preconcurrency CBPeripheralDelegate {
     /// Advertised service → the service and characteristics to subscribe to.
-    let sensors: [CBUUID: (service: CBUUID, measurements: [CBUUID])]
-    var central: CBCentralManager!
-    var connectedFor: [CBUUID: CBPeripheral] = [:]
-    var shown: [CBUUID: [Data]] = [:]
-    var notifying: Set<CBUUID> = []
-    var ended: [(CBPeripheral, Error?)] = []
+    public let sensors: [CBUUID: (service: CBUUID, measurements: [CBUUID])]
+    public var central: CBCentralManager!
+    public var connectedFor: [CBUUID: CBPeripheral] = [:]
+    public var shown: [CBUUID: [Data]] = [:]
+    public var notifying: Set<CBUUID> = []
+    public var ended: [(CBPeripheral, Error?)] = []
 
-    init(sensors: [CBUUID: (service: CBUUID, measurements: [CBUUID])], options: [String: Any]) {
+    public init(sensors: [CBUUID: (service: CBUUID, measurements: [CBUUID])], options: [String: Any]) {
         self.sensors = sensors
         super.init()
         central = CBCentralManager(delegate: self, queue: nil, options: options)
     }
 
-    func endSession() {
+    public func endSession() {
         central.stopScan()
         for p in connectedFor.values { central.cancelPeripheralConnection(p) }
     }
 
-    func centralManagerDidUpdateState(_ central: CBCentralManager) {
+    public func centralManagerDidUpdateState(_ central: CBCentralManager) {
         if central.state == .poweredOn { central.scanForPeripherals(withServices: Array(sensors.keys)) }
     }
 
-    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+    public func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
                         advertisementData: [String: Any], rssi RSSI: NSNumber) {
         let advertised = advertisementData[CBAdvertisementDataServiceUUIDsKey] as? [CBUUID] ?? []
         guard let kind = advertised.first(where: { sensors[$0] != nil }), connectedFor[kind] == nil else { return }
@@ -37,33 +37,33 @@ final class RunnerApp: NSObject, @preconcurrency CBCentralManagerDelegate, @prec
         if connectedFor.count == sensors.count { central.stopScan() }
     }
 
-    func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
+    public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
         peripheral.delegate = self
         peripheral.discoverServices(sensors.values.map(\.service))
     }
 
-    func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: Error?) {
+    public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: Error?) {
         ended.append((peripheral, error))
     }
 
-    func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: Error?) {
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: Error?) {
         for s in peripheral.services ?? [] {
             guard let wanted = sensors.values.first(where: { $0.service == s.uuid }) else { continue }
             peripheral.discoverCharacteristics(wanted.measurements, for: s)
         }
     }
 
-    func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: Error?) {
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: Error?) {
         for c in service.characteristics ?? [] where c.properties.contains(.notify) {
             peripheral.setNotifyValue(true, for: c)
         }
     }
 
-    func peripheral(_ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic, error: Error?) {
+    public func peripheral(_ peripheral: CBPeripheral, didUpdateNotificationStateFor characteristic: CBCharacteristic, error: Error?) {
         if error == nil, characteristic.isNotifying { notifying.insert(characteristic.uuid) }
     }
 
-    func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: Error?) {
+    public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: Error?) {
         guard let v = characteristic.value else { return }
         shown[characteristic.uuid, default: []].append(v)
     }

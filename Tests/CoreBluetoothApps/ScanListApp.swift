@@ -4,41 +4,41 @@ import Foundation
 /// App shape (a): a list of scanned devices with their RSSI; tapping one connects to it and
 /// reads every readable characteristic. Written as a Swift 6 iOS app writes it.
 @MainActor
-final class ScanListApp: NSObject, @preconcurrency CBCentralManagerDelegate, @preconcurrency CBPeripheralDelegate {
-    struct Row {
-        let peripheral: CBPeripheral
-        var name: String?
-        var rssi: Int
-        var discoveries: Int
+public final class ScanListApp: NSObject, @preconcurrency CBCentralManagerDelegate, @preconcurrency CBPeripheralDelegate {
+    public struct Row {
+        public let peripheral: CBPeripheral
+        public var name: String?
+        public var rssi: Int
+        public var discoveries: Int
     }
 
-    var central: CBCentralManager!
-    var rows: [UUID: Row] = [:]
-    var selected: CBPeripheral?
-    var values: [CBUUID: Data] = [:]
-    var pendingReads = 0
-    var connected = false
-    var disconnected = false
+    public var central: CBCentralManager!
+    public var rows: [UUID: Row] = [:]
+    public var selected: CBPeripheral?
+    public var values: [CBUUID: Data] = [:]
+    public var pendingReads = 0
+    public var connected = false
+    public var disconnected = false
 
-    init(options: [String: Any]) {
+    public init(options: [String: Any]) {
         super.init()
         central = CBCentralManager(delegate: self, queue: nil, options: options)
     }
 
-    func row(named name: String) -> Row? { rows.values.first { $0.name == name } }
+    public func row(named name: String) -> Row? { rows.values.first { $0.name == name } }
 
-    func tap(_ name: String) {
+    public func tap(_ name: String) {
         guard let row = row(named: name) else { return }
         central.stopScan()
         selected = row.peripheral
         central.connect(row.peripheral, options: nil)
     }
 
-    func centralManagerDidUpdateState(_ central: CBCentralManager) {
+    public func centralManagerDidUpdateState(_ central: CBCentralManager) {
         if central.state == .poweredOn { central.scanForPeripherals(withServices: nil, options: nil) }
     }
 
-    func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
+    public func centralManager(_ central: CBCentralManager, didDiscover peripheral: CBPeripheral,
                         advertisementData: [String: Any], rssi RSSI: NSNumber) {
         var row = rows[peripheral.identifier] ?? Row(peripheral: peripheral, name: nil, rssi: 0, discoveries: 0)
         row.name = advertisementData[CBAdvertisementDataLocalNameKey] as? String ?? peripheral.name
@@ -47,28 +47,28 @@ final class ScanListApp: NSObject, @preconcurrency CBCentralManagerDelegate, @pr
         rows[peripheral.identifier] = row
     }
 
-    func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
+    public func centralManager(_ central: CBCentralManager, didConnect peripheral: CBPeripheral) {
         connected = true
         peripheral.delegate = self
         peripheral.discoverServices(nil)
     }
 
-    func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: Error?) {
+    public func centralManager(_ central: CBCentralManager, didDisconnectPeripheral peripheral: CBPeripheral, error: Error?) {
         disconnected = true
     }
 
-    func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: Error?) {
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverServices error: Error?) {
         for service in peripheral.services ?? [] { peripheral.discoverCharacteristics(nil, for: service) }
     }
 
-    func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: Error?) {
+    public func peripheral(_ peripheral: CBPeripheral, didDiscoverCharacteristicsFor service: CBService, error: Error?) {
         for c in service.characteristics ?? [] where c.properties.contains(.read) {
             pendingReads += 1
             peripheral.readValue(for: c)
         }
     }
 
-    func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: Error?) {
+    public func peripheral(_ peripheral: CBPeripheral, didUpdateValueFor characteristic: CBCharacteristic, error: Error?) {
         pendingReads -= 1
         if let v = characteristic.value { values[characteristic.uuid] = v }
     }
