@@ -16,16 +16,22 @@ public struct APIServerConnection {
         case closed
     }
 
-    private enum Framing {
-        case plaintext(PlaintextFraming)
-        case noise(NoiseFraming, receive: NoiseCipherState?, send: NoiseCipherState?)
+    /// The two directions of an established Noise session.
+    private struct NoiseSession {
+        var receive: NoiseCipherState
+        var send: NoiseCipherState
     }
 
     public let identity: ProxyIdentity
     private let key: NoisePresharedKey?
     private var ephemeralPrivateKey: [UInt8]?
     private var phase: Phase
-    private var framing: Framing
+    // Each framing's decoder is a stored property of its own, mutated in place: kept inside an
+    // enum payload it would be copied out, and its buffer with it, on every read.
+    private var plaintextFrames = PlaintextFraming()
+    private var noiseFrames = NoiseFraming()
+    /// nil until the handshake is done (and always, without a key).
+    private var session: NoiseSession?
     private var output: [UInt8] = []
 
     /// What the client said it is (Home Assistant: "Home Assistant 2026.11.0").
@@ -40,13 +46,7 @@ public struct APIServerConnection {
         self.identity = identity
         self.key = key
         self.ephemeralPrivateKey = ephemeralPrivateKey
-        if key == nil {
-            phase = .awaitingHello
-            framing = .plaintext(PlaintextFraming())
-        } else {
-            phase = .awaitingNoiseHello
-            framing = .noise(NoiseFraming(), receive: nil, send: nil)
-        }
+        phase = key == nil ? .awaitingHello : .awaitingNoiseHello
     }
 
     /// The client finished its hello: the proxy may send it unsolicited messages.
@@ -65,14 +65,7 @@ public struct APIServerConnection {
     public mutating func receive<Bytes: Sequence>(_ bytes: Bytes) -> [ClientMessage] where Bytes.Element == UInt8 {
         guard closeReason == nil else { return [] }
         var requests: [ClientMessage] = []
-        switch framing {
-        case var .plaintext(decoder):
-            decoder.append(bytes)
-            framing = .plaintext(decoder)
-        case .noise(var decoder, let receive, let send):
-            decoder.append(bytes)
-            framing = .noise(decoder, receive: receive, send: send)
-        }
+        if key == nil { plaintextFrames.append(bytes) } else { noiseFrames.append(bytes) }
         while closeReason == nil {
             do {
                 guard let frame = try nextFrame() else { break }
@@ -111,47 +104,33 @@ public struct APIServerConnection {
     // MARK: - Frames
 
     private mutating func nextFrame() throws -> APIFrame? {
-        switch framing {
-        case var .plaintext(decoder):
-            let frame = try decoder.next()
-            framing = .plaintext(decoder)
-            return frame
-        case .noise(var decoder, var receive, let send):
-            let limit = receive == nil ? NoiseFraming.maximumHandshakeLength : NoiseFraming.maximumDataLength
-            let contents = try decoder.next(limit: limit)
-            framing = .noise(decoder, receive: receive, send: send)
-            guard let contents else { return nil }
-            guard var cipher = receive else {
-                try handshake(contents)
-                return try nextFrame()
-            }
-            let message = try cipher.decrypt(contents)
-            receive = cipher
-            framing = .noise(decoder, receive: receive, send: send)
-            guard message.count >= 4 else { throw APIFramingError.malformedNoiseMessage(length: message.count) }
-            let type = UInt16(message[0]) << 8 | UInt16(message[1])
-            let length = Int(message[2]) << 8 | Int(message[3])
-            guard length <= message.count - 4 else { throw APIFramingError.malformedNoiseMessage(length: message.count) }
-            return APIFrame(type: type, payload: Array(message[4..<(4 + length)]))
+        guard key != nil else { return try plaintextFrames.next() }
+        let limit = session == nil ? NoiseFraming.maximumHandshakeLength : NoiseFraming.maximumDataLength
+        guard let contents = try noiseFrames.next(limit: limit) else { return nil }
+        guard var current = session else {
+            try handshake(contents)
+            return try nextFrame()
         }
+        let message = try current.receive.decrypt(contents)
+        session = current
+        guard message.count >= 4 else { throw APIFramingError.malformedNoiseMessage(length: message.count) }
+        let type = UInt16(message[0]) << 8 | UInt16(message[1])
+        let length = Int(message[2]) << 8 | Int(message[3])
+        guard length <= message.count - 4 else { throw APIFramingError.malformedNoiseMessage(length: message.count) }
+        return APIFrame(type: type, payload: Array(message[4..<(4 + length)]))
     }
 
     private mutating func write(_ frame: APIFrame) {
-        switch framing {
-        case .plaintext:
-            PlaintextFraming.encode(frame, into: &output)
-        case .noise(let decoder, let receive, var send):
-            guard var cipher = send else { return }
-            var message: [UInt8] = [UInt8(frame.type >> 8), UInt8(frame.type & 0xFF),
-                                    UInt8(truncatingIfNeeded: frame.payload.count >> 8), UInt8(truncatingIfNeeded: frame.payload.count)]
-            message.append(contentsOf: frame.payload)
-            do {
-                NoiseFraming.encode(try cipher.encrypt(message), into: &output)
-                send = cipher
-                framing = .noise(decoder, receive: receive, send: send)
-            } catch {
-                close(because: error.description)
-            }
+        guard key != nil else { return PlaintextFraming.encode(frame, into: &output) }
+        guard var current = session else { return }
+        var message: [UInt8] = [UInt8(frame.type >> 8), UInt8(frame.type & 0xFF),
+                                UInt8(truncatingIfNeeded: frame.payload.count >> 8), UInt8(truncatingIfNeeded: frame.payload.count)]
+        message.append(contentsOf: frame.payload)
+        do {
+            NoiseFraming.encode(try current.send.encrypt(message), into: &output)
+            session = current
+        } catch {
+            close(because: error.description)
         }
     }
 
@@ -181,9 +160,7 @@ public struct APIServerConnection {
             try responder.readInitiatorMessage(Array(contents.dropFirst()))
             let (message, receive, send) = try responder.writeResponderMessage()
             NoiseFraming.encode([0x00] + message, into: &output)
-            if case let .noise(decoder, _, _) = framing {
-                framing = .noise(decoder, receive: receive, send: send)
-            }
+            session = NoiseSession(receive: receive, send: send)
             phase = .awaitingHello
         case .awaitingHello, .ready, .closed:
             return
@@ -200,21 +177,17 @@ public struct APIServerConnection {
     }
 
     private mutating func failFraming(_ error: APIFramingError) {
-        switch (error, framing) {
-        case (.badIndicator, .plaintext):
+        switch error {
+        case .badIndicator where key == nil:
             // ESPHome's answer to a Noise client on a plaintext port: 0x00 then text, at least
             // three bytes, which the client reads as "the device uses plaintext".
             output += [0x00] + Array("Bad indicator byte".utf8)
-        case (.badIndicator, .noise), (.frameTooLarge, .noise):
+        case .badIndicator, .frameTooLarge:
             // During the handshake ESPHome rejects with a reason the client can show.
-            switch phase {
-            case .awaitingNoiseHello, .awaitingNoiseHandshake:
-                let reason = if case .badIndicator = error { "Bad indicator byte" } else { "Bad handshake packet len" }
-                NoiseFraming.encode([0x01] + Array(reason.utf8), into: &output)
-            case .awaitingHello, .ready, .closed:
-                break
-            }
-        default:
+            guard key != nil, session == nil else { break }
+            let reason = if case .badIndicator = error { "Bad indicator byte" } else { "Bad handshake packet len" }
+            NoiseFraming.encode([0x01] + Array(reason.utf8), into: &output)
+        case .malformedHeader, .malformedNoiseMessage:
             break
         }
         close(because: error.description)

@@ -34,7 +34,8 @@ public enum ClientMessage: Equatable, Sendable {
         /// A type this proxy only sends, or one it knows but does not serve.
         case unexpectedType(APIMessageType)
         case malformed(APIMessageType)
-        case valueOutOfRange(APIMessageType, field: String, value: UInt64)
+        /// A handle above 0xFFFF, or a request kind or scanner mode the API does not define.
+        case valueOutOfRange(APIMessageType)
 
         public var description: String {
             switch self {
@@ -44,8 +45,8 @@ public enum ClientMessage: Equatable, Sendable {
                 return "message type \(type.rawValue) (\(type)) is not one a client sends to a Bluetooth proxy"
             case let .malformed(type):
                 return "message type \(type.rawValue) (\(type)) is not a valid protobuf encoding of that message"
-            case let .valueOutOfRange(type, field, value):
-                return "\(type) has \(field) \(value), out of range"
+            case let .valueOutOfRange(type):
+                return "message type \(type.rawValue) (\(type)) holds a handle above 0xFFFF or a value the API does not define"
             }
         }
     }
@@ -56,7 +57,7 @@ public enum ClientMessage: Equatable, Sendable {
         func decode<Message>(_ descriptor: UnsafePointer<ProtobufCMessageDescriptor>, _ kind: Message.Type,
                              _ read: (Message) -> ClientMessage?) throws(DecodeError) -> ClientMessage {
             guard let decoded = unpacked(bytes, descriptor, as: kind, read) else { throw .malformed(type) }
-            guard let message = decoded else { throw .valueOutOfRange(type, field: "handle", value: 0x1_0000) }
+            guard let message = decoded else { throw .valueOutOfRange(type) }
             return message
         }
         func handle(_ value: UInt32) -> UInt16? { value <= 0xFFFF ? UInt16(value) : nil }
