@@ -19,8 +19,10 @@ private let maximumSeeds = 400
 private var seeds: [String: [[UInt8]]] = [:]
 private var seen: [String: Set<[UInt8]>] = [:]
 
-private func add(_ harness: String, _ bytes: [UInt8]) {
-    guard !bytes.isEmpty, seeds[harness, default: []].count < maximumSeeds else { return }
+/// `capped`: false for the hand-made seeds, which are few and must not be crowded out by a
+/// capture's.
+private func add(_ harness: String, _ bytes: [UInt8], capped: Bool = true) {
+    guard !bytes.isEmpty, !capped || seeds[harness, default: []].count < maximumSeeds else { return }
     guard seen[harness, default: []].insert(bytes).inserted else { return }
     seeds[harness, default: []].append(bytes)
 }
@@ -207,7 +209,46 @@ private func handMadeSeeds() {
     add("host", host)
     add("host", [0x03] + host.dropFirst())
     add("host", [0x00, 0x0E, 200, 0x08, 0, 0x07, 0])                                 // Hardware Error, 36 s pass
-    add("host", [0x03, 0x09, 0, 0x13, 0x08, 0, 0x0B, 0, 0x0A, 0, 0x40, 0x00])        // drop, reconnect; 8 passes
+    add("host", [0x03, 0x09, 0, 0x13, 0x08, 0, 0x0B, 0, 0x0A, 0, 0x40, 0x00])        // drop, reconnect; 4 passes
+    keyDistributionSeeds()
+}
+
+/// Host: pairing at connection (Just Works, security medium) run to the peer's key
+/// distribution, then the keys in every place a real controller and peer may put them
+/// relative to the Command Complete of Read Encryption Key Size — all before it (the order
+/// that broke pairing in issue 17 §1), after key 1, 2 or 3, all after it — and all five keys
+/// in a wrong order; for Secure Connections and legacy pairing, with and without bonding, the
+/// host's identity and signing key, the peer taking every key or a subset, and Encryption
+/// Change v1 (the host asks for the key size) or v2 (it carries it). Steps as the host
+/// harness reads them (Tests/Fuzz/Harnesses/Host.swift: op 0x7F the peer answers, 0x07 the
+/// controller answers, 0x3F / 0x4F Encryption Change, 0x8F / 0x9F the keys, 0x08 credits back).
+private func keyDistributionSeeds() {
+    let keyContents: [UInt8] = [0x11, 0x22, 0x00, 0x33, 0x44]
+    // Second setup byte: SC and bonding; legacy; own identity; both; signing; all; no bonding.
+    for securityByte: UInt8 in [0x00, 0x08, 0x10, 0x18, 0x20, 0x38, 0x04] {
+        // The peer's Pairing Response takes every key offered, or the peer sends IRK and
+        // CSRK only (and takes all of ours), or only its LTK.
+        for keysTaken: UInt8 in [0x00, 0xE7, 0xCF] {
+            let secureConnections = securityByte & 0x08 == 0
+            var pairing: [UInt8] = [0x7F, 0, 3, secureConnections ? 0x09 : 0x01, 0, keysTaken]  // Pairing Response
+            pairing += secureConnections
+                ? [0x7F, 0, 5, 0x7F, 0, 1, 0, 0x7F, 0]   // public key and confirm, random, DHKey check
+                : [0x7F, 0, 0x7F, 0, 1, 0]               // confirm, random
+            pairing += [0x07, 0]                          // LE Enable Encryption's Command Status
+            for encryptionChange: UInt8 in [0x3F, 0x4F] {
+                let start: [UInt8] = [0xD4, securityByte] + pairing + [encryptionChange, 0, 0]
+                let orders: [[UInt8]] = [
+                    [0x8F, 0, 0x00] + keyContents + [0x07, 0],      // every key before the Command Complete
+                    [0x07, 0, 0x8F, 0, 0x00] + keyContents,         // every key after it
+                    [0x8F, 0, 0x01] + keyContents,                  // after the first key
+                    [0x8F, 0, 0x02] + keyContents,                  // after the second
+                    [0x8F, 0, 0x04] + keyContents,                  // after the third
+                    [0x9F, 0, 0x00] + keyContents + [3, 2, 1, 0, 0x07, 0],  // all five, out of order
+                ]
+                for order in orders { add("host", start + order + [0x08, 0], capped: false) }
+            }
+        }
+    }
 }
 
 // MARK: - Main
