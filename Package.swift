@@ -123,7 +123,7 @@ let package = Package(
         .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT", "SecurityCrypto", "TestSupport", "CoreBluetooth"]),
         // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
         // reports); never linked into the product.
-        .target(name: "TestSupport", dependencies: ["Wire", "MQTT"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Wire", "Capture", "MQTT"], path: "Tests/TestSupport"),
         .testTarget(name: "TimingTests", dependencies: ["Timing"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
