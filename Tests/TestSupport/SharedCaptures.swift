@@ -29,42 +29,42 @@ public enum SharedCaptures {
         return try reader.readAll()
     }
 
-    public static var tsharkPath: String? {
-        for p in ["/usr/bin/tshark", "/usr/local/bin/tshark"] where FileManager.default.isExecutableFile(atPath: p) {
-            return p
+    /// tshark on PATH, or where Debian puts it.
+    public static let tsharkPath: String? = {
+        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        for dir in dirs + ["/usr/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: dir + "/tshark") {
+            return dir + "/tshark"
         }
         return nil
-    }
+    }()
 
-    /// Number of frames tshark shows for `file`, optionally with a display filter.
-    public static func tsharkCount(_ file: String, filter: String? = nil) throws -> Int {
+    /// What `tshark ARGUMENTS…` prints (its standard error dropped): the one place the test
+    /// targets run tshark.
+    public static func tshark(_ arguments: [String]) throws -> String {
         guard let tshark = tsharkPath else { throw TsharkMissing() }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: tshark)
-        p.arguments = ["-r", file, "-T", "fields", "-e", "frame.number"] + (filter.map { ["-Y", $0] } ?? [])
+        p.arguments = arguments
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
         try p.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").count
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Number of frames tshark shows for `file`, optionally with a display filter.
+    public static func tsharkCount(_ file: String, filter: String? = nil) throws -> Int {
+        try tshark(["-r", file, "-T", "fields", "-e", "frame.number"] + (filter.map { ["-Y", $0] } ?? []))
+            .split(separator: "\n").count
     }
 
     public struct TsharkMissing: Error {}
 
     /// `tshark -r FILE ARGUMENTS… -T fields` with `-e` per field: one array of values per line.
     public static func tsharkFields(_ file: String, _ arguments: [String] = [], fields: [String]) throws -> [[String]] {
-        guard let tshark = tsharkPath else { throw TsharkMissing() }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tshark)
-        p.arguments = ["-r", file] + arguments + ["-T", "fields"] + fields.flatMap { ["-e", $0] }
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let out = try tshark(["-r", file] + arguments + ["-T", "fields"] + fields.flatMap { ["-e", $0] })
         return out.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     }
 }
