@@ -123,12 +123,15 @@ let package = Package(
         .executableTarget(name: "rtstack-bench", dependencies: ["Wire", "HostCore", "Sensors", "RunTracker", "Runtime", "MQTT", "SecurityCrypto", "TestSupport", "CoreBluetooth"]),
         // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
         // reports); never linked into the product.
-        .target(name: "TestSupport", dependencies: ["Wire", "MQTT"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Wire", "Capture", "MQTT"], path: "Tests/TestSupport"),
         .testTarget(name: "TimingTests", dependencies: ["Timing"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Wire", "TestSupport"]),
-        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "JSON", "Capture", "Wire", "RTStackCLI", "Gateway", "HostCore", "Runtime", "TestSupport"]),
+        .testTarget(name: "DissectorTests", dependencies: ["Dissector", "JSON", "Capture", "Wire", "TestSupport"]),
+        // The CLI's own: commands run in-process, options, output, the live view, the gateway's
+        // control socket and options.
+        .testTarget(name: "RTStackCLITests", dependencies: ["RTStackCLI", "Capture", "Dissector", "Gateway", "HostCore", "MQTT", "RunTracker", "Runtime", "Sensors", "Service", "TestSupport", "Wire"]),
         .testTarget(name: "SecurityTests", dependencies: ["HostCore", "SecurityCrypto", "Runtime", "Wire", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Timing", "SecurityCrypto", "Wire", "TestSupport"]),
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire", "TestSupport"]),
@@ -139,7 +142,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Timing", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
         .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Service", "Wire", "RTStackCLI", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Wire", "TestSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "Wire", "TestSupport"]),
         // The iOS-shaped CoreBluetooth apps (Foundation and CoreBluetooth only), shared by the
         // integration tests and cb-apps, which runs them as a program where a test process cannot

@@ -118,7 +118,7 @@ public final class SessionController {
             advertisement(report, at: now)
         case .linkState(let link, let state):
             guard let role = role(of: link) else { return }
-            let s = Self.sensorState(state)
+            let s = SensorState(state.stage)
             if state == .ready { slots[role]?.everReady = true }
             setState(role, s)
             // The host finishes a link's plan even when a CCCD write fails (it only warns), so
@@ -173,15 +173,6 @@ public final class SessionController {
     private func role(of link: LinkID) -> SensorRole? {
         for (r, s) in slots where s.link == link { return r }
         return nil
-    }
-
-    private static func sensorState(_ s: LinkState) -> SensorState {
-        switch s {
-        case .queued, .initiating, .waitingToReconnect: return .connecting
-        case .connected, .mtu, .discovering, .subscribing: return .connected
-        case .ready: return .ready
-        case .disconnected: return .disconnected
-        }
     }
 
     private func setState(_ role: SensorRole, _ s: SensorState) {
@@ -257,34 +248,42 @@ public final class SessionController {
         }
     }
 
+    /// Decodes a notification of the role's measurement characteristic with the one sensor
+    /// decoder (every profile's characteristic is one it knows), adds it to the summary and
+    /// reports it. A malformed value is counted and told; an ESS Temperature of 0x8000 (the
+    /// sensor has no reading now) is no reading and not malformed.
     private func measurement(_ role: SensorRole, _ value: ArraySlice<UInt8>, address: DeviceAddress, at now: HostTime) {
-        switch SensorMeasurement.decode(slots[role]?.profile ?? role.profiles[0], value) {
-        case .failure(let f) where f.notKnown:
-            return
-        case .failure(let f):
+        let characteristic = (slots[role]?.profile ?? role.profiles[0]).measurementCharacteristic
+        guard let decoded = SensorValueDecoder.decode(uuid: characteristic, value: value) else { return }
+        switch decoded {
+        case .malformed(_, let error):
             summary.malformed += 1
-            output(.notice(f.message))
-        case .success(let m):
-            summary.measurements[role, default: 0] += 1
-            switch m {
-            case let .heart(bpm, _, _):
-                summary.heartRate.add(Double(bpm))
-            case let .speed(mps, _, _, distance, _):
-                summary.speed.add(mps)
-                if let d = distance {
-                    if slots[role]?.firstDistance == nil { slots[role]?.firstDistance = d }
-                    let first = slots[role]?.firstDistance ?? d
-                    summary.distanceMeters = max(summary.distanceMeters, d - first)
-                } else if let t = slots[role]?.lastSpeedTime, let s = slots[role]?.lastSpeed, now > t {
-                    summary.distanceMeters += s * Double(now - t) / 1e9
-                }
-                slots[role]?.lastSpeedTime = now
-                slots[role]?.lastSpeed = mps
-            case let .environment(celsius):
-                summary.temperature.add(celsius)
+            output(.notice("\(role.rawValue) measurement: \(error)"))
+            return
+        case .heartRate(let m):
+            summary.heartRate.add(Double(m.heartRate))
+        case .rsc(let m):
+            let mps = m.speedMetersPerSecond
+            summary.speed.add(mps)
+            if let d = m.totalDistanceMeters {
+                if slots[role]?.firstDistance == nil { slots[role]?.firstDistance = d }
+                let first = slots[role]?.firstDistance ?? d
+                summary.distanceMeters = max(summary.distanceMeters, d - first)
+            } else if let t = slots[role]?.lastSpeedTime, let s = slots[role]?.lastSpeed, now > t {
+                summary.distanceMeters += s * Double(now - t) / 1e9
             }
-            output(.measurement(role, m, address: address, at: now))
+            slots[role]?.lastSpeedTime = now
+            slots[role]?.lastSpeed = mps
+        case .thingyTemperature(let t):
+            summary.temperature.add(t.celsius)
+        case .temperature(let t):
+            guard let celsius = t.celsius else { return }
+            summary.temperature.add(celsius)
+        default:
+            break
         }
+        summary.measurements[role, default: 0] += 1
+        output(.measurement(role, decoded, address: address, at: now))
     }
 
     private func finishIfDone(at now: HostTime) {

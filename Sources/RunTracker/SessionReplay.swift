@@ -90,7 +90,7 @@ public enum SessionReplay {
         /// Problems of the replay itself (a recording it cannot follow), not of the core.
         public var problems: [String] = []
 
-        public var measurements: [(role: SensorRole, measurement: SensorMeasurement)] {
+        public var measurements: [(role: SensorRole, measurement: DecodedSensorValue)] {
             sessionEvents.compactMap { e in
                 if case let .measurement(role, m, _, _) = e { return (role, m) }
                 return nil

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Wire
 @testable import Capture
 
@@ -64,17 +65,9 @@ struct RealCaptureTests {
 extension TShark {
     /// `tshark -T fields` output, one line per frame.
     static func fields(_ path: String, _ names: [String]) throws -> [String] {
-        guard let executable else { return [] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-r", path, "-T", "fields"] + names.flatMap { ["-e", $0] }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard available else { return [] }
+        return try SharedCaptures.tshark(["-r", path, "-T", "fields"] + names.flatMap { ["-e", $0] })
+            .split(separator: "\n").map(String.init)
     }
 
     /// "1612150079.092423000" → 1612150079092423.

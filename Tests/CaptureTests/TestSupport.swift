@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Wire
 @testable import Capture
 
@@ -33,31 +34,15 @@ enum RealCaptures {
 
 /// Wireshark's command-line reader, the second opinion on packet counts.
 enum TShark {
-    static let executable: String? = {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        for dir in dirs + ["/usr/bin"] {
-            let candidate = "\(dir)/tshark"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }()
+    static let executable = SharedCaptures.tsharkPath
 
     static var available: Bool { executable != nil }
     static let skipMessage = "tshark not installed (scripts/setup installs it)"
 
     /// Lines `tshark -r path [-Y filter]` prints, i.e. the packets it decodes (or matches).
     static func count(_ path: String, filter: String? = nil) throws -> Int {
-        guard let executable else { return -1 }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-r", path] + (filter.map { ["-Y", $0] } ?? [])
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data.reduce(0) { $0 + ($1 == 0x0a ? 1 : 0) }
+        guard available else { return -1 }
+        return try SharedCaptures.tshark(["-r", path] + (filter.map { ["-Y", $0] } ?? [])).utf8.reduce(0) { $0 + ($1 == 0x0a ? 1 : 0) }
     }
 }
 

@@ -3,6 +3,7 @@ import Testing
 import Capture
 import Dissector
 import Wire
+import TestSupport
 
 /// BR/EDR links: ATT over a PSM 0x001F channel in a capture Bumble made on both sides
 /// (Captures/att-bredr-bumble.btsnoop, `scripts/record-captures att-bredr`), and the

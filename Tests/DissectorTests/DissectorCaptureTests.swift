@@ -59,3 +59,4 @@ import Dissector
 
 import Foundation
 import Wire
+import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The documents point at each other as `Docs/x.md`, `Docs/x.md, "Heading"` and Markdown links
 /// `[…](x.md#anchor)`; every one must name a file that exists and a heading it has, so that a

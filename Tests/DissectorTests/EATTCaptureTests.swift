@@ -3,6 +3,7 @@ import Testing
 import Capture
 import Dissector
 import Wire
+import TestSupport
 
 /// ATT over credit-based channels, from a capture Bumble made on both sides
 /// (Captures/eatt-bumble.btsnoop, `scripts/record-captures eatt`): two EATT bearers opened

@@ -9,7 +9,7 @@ import Wire
 /// subscribes to one characteristic per sensor, and the test world notifies subscribers only).
 struct RecordedMeasurement: Equatable, CustomStringConvertible {
     var role: SensorRole
-    var measurement: SensorMeasurement
+    var measurement: DecodedSensorValue
     /// Index of the packet in the recording.
     var index: Int
 
@@ -54,7 +54,8 @@ struct RecordedMeasurement: Equatable, CustomStringConvertible {
                       frame.channelID == .att, let pdu = try? ATTPDU.decode(frame.payload),
                       case .handleValueNotification(let hv) = pdu,
                       let peer = peers[frame.handle], let role = roles[peer],
-                      case .success(let m) = SensorMeasurement.decode(role, hv.value) else { continue }
+                      let m = SensorValueDecoder.decode(uuid: role.measurementCharacteristic, value: hv.value),
+                      !m.isMalformed else { continue }
                 out.append(RecordedMeasurement(role: role, measurement: m, index: index))
             default:
                 continue

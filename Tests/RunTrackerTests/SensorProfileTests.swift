@@ -1,5 +1,6 @@
 import HostCore
 import RunTracker
+import Sensors
 import Testing
 import Wire
 
@@ -28,7 +29,7 @@ extension SessionControllerTests {
         s.handle(.notification(link, attributeHandle: 0x1B, value: [0x38, 0xFF]), at: 5)
         s.handle(.notification(link, attributeHandle: 0x1B, value: [0x00, 0x80]), at: 6)
         s.handle(.notification(link, attributeHandle: 0x1B, value: [0x01]), at: 7)
-        #expect(rec.measurements == [.environment(celsius: 12.05), .environment(celsius: -2.0)])
+        #expect(rec.measurements.map(\.celsius) == [12.05, -2.0])
         let notices = rec.events.compactMap { if case let .notice(m) = $0 { return m } else { return nil } }
         #expect(notices.count == 1 && notices[0].hasPrefix("environment measurement:"), "\(notices)")
         let readyState = rec.events.contains {
@@ -63,6 +64,19 @@ extension SessionControllerTests {
         s.handle(.subscribed(link, characteristic: .thingyTemperature, valueHandle: 0x30), at: 3)
         s.handle(.notification(link, attributeHandle: 0x30, value: [20, 50]), at: 4)
         s.handle(.notification(link, attributeHandle: 0x1B, value: [0xBF, 0x04]), at: 5)
-        #expect(rec.measurements == [.environment(celsius: 12.10), .environment(celsius: 12.15)])
+        // Both from the Temperature characteristic the link settled on, none from the Thingy's.
+        #expect(rec.measurements.map(\.celsius) == [12.10, 12.15])
+        #expect(rec.measurements.allSatisfy { if case .temperature = $0 { true } else { false } })
+    }
+}
+
+private extension DecodedSensorValue {
+    /// The temperature a reading carries, from either kind of environment sensor.
+    var celsius: Double? {
+        switch self {
+        case .temperature(let t): return t.celsius
+        case .thingyTemperature(let t): return t.celsius
+        default: return nil
+        }
     }
 }

@@ -18,6 +18,16 @@ import Wire
         #expect(SensorValueDecoder.decode(uuid: BluetoothUUID(0x2A5D), value: [0x03]) == .sensorLocation(.hip))
     }
 
+    /// A session reads each role's measurement with this decoder alone: a profile whose
+    /// characteristic it did not know would deliver no reading at all.
+    @Test func everySensorProfilesMeasurementCharacteristicHasADecoder() {
+        let profiles = SensorRole.allCases.flatMap(\.profiles)
+        #expect(profiles.count == 4)
+        for p in profiles {
+            #expect(SensorValueDecoder.canDecode(p.measurementCharacteristic), "\(p.role) \(p.measurementCharacteristic)")
+        }
+    }
+
     @Test func picksTheDecoderByFull128BitUUID() throws {
         let hrm128 = try #require(BluetoothUUID(string: "00002A37-0000-1000-8000-00805F9B34FB"))
         #expect(SensorValueDecoder.decode(uuid: hrm128, value: bytes("06 48"))?.summary == "72 bpm")

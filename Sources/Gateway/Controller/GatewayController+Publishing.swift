@@ -135,12 +135,7 @@ extension GatewayController {
             if d.linkState == .disconnected { return "disconnected" }
             return d.address == nil || d.sightings.isEmpty ? "scanning" : "connecting"
         case .linked:
-            switch d.linkState ?? .queued {
-            case .queued, .initiating, .waitingToReconnect: return "connecting"
-            case .connected, .mtu, .discovering, .subscribing: return "connected"
-            case .ready: return "ready"
-            case .disconnected: return "disconnected"
-            }
+            return (d.linkState ?? .queued).stage.rawValue
         }
     }
 

@@ -186,14 +186,7 @@ public final class HCIHost: Host {
     public var queuedConnections: [LinkID] { linkTable.waitingForConnector }
 
     func status(_ record: LinkRecord) -> LinkStatus {
-        let c = record.phase.connection
-        var reconnectAt: HostTime?
-        if case let .backoff(until) = record.phase { reconnectAt = until }
-        return LinkStatus(id: record.id, peer: record.peer, state: linkTable.publicState(record), connection: c?.info,
-                          mtu: c?.client.mtu,
-                          aclPacketsInFlight: c.map { acl.inFlight($0.handle) } ?? 0,
-                          aclPacketsQueued: c.map { acl.queued($0.handle) } ?? 0,
-                          attempts: record.attempts, reconnectAt: reconnectAt)
+        linkTable.status(record) { (acl.inFlight($0.handle), acl.queued($0.handle)) }
     }
 
     /// The connection of a link, while it has one.

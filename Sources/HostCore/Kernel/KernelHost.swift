@@ -225,14 +225,7 @@ public final class KernelHost: Host {
 
     /// The links, for the CLI and tests.
     public var links: [LinkStatus] {
-        linkTable.list.map { record in
-            let c = record.phase.connection
-            var reconnectAt: HostTime?
-            if case let .backoff(until) = record.phase { reconnectAt = until }
-            return LinkStatus(id: record.id, peer: record.peer, state: linkTable.publicState(record),
-                              connection: c?.info, mtu: c?.client.mtu, aclPacketsInFlight: 0, aclPacketsQueued: 0,
-                              attempts: record.attempts, reconnectAt: reconnectAt)
-        }
+        linkTable.list.map { linkTable.status($0) }
     }
 
     /// Commands that leave the adapter as it was found: stop a running discovery, and power

@@ -276,6 +276,19 @@ public final class LinkTable {
         }
     }
 
+    /// The one place a link's `LinkStatus` is built, for either connector. `acl` gives the ACL
+    /// packets of a connection handed to the controller and queued for a credit (the HCI host's
+    /// flow control; the kernel keeps its own and reports none).
+    func status(_ record: LinkRecord, acl: (Connection) -> (inFlight: Int, queued: Int) = { _ in (0, 0) }) -> LinkStatus {
+        let c = record.phase.connection
+        var reconnectAt: HostTime?
+        if case let .backoff(until) = record.phase { reconnectAt = until }
+        let packets = c.map(acl) ?? (inFlight: 0, queued: 0)
+        return LinkStatus(id: record.id, peer: record.peer, state: publicState(record), connection: c?.info,
+                          mtu: c?.client.mtu, aclPacketsInFlight: packets.inFlight, aclPacketsQueued: packets.queued,
+                          attempts: record.attempts, reconnectAt: reconnectAt)
+    }
+
     /// Reports the public state when it changed (called by `transition` only).
     func reportState(_ record: LinkRecord) {
         let state = publicState(record)

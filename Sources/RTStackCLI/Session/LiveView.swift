@@ -11,7 +11,7 @@ final class LiveView {
         var name: String?
         var address: DeviceAddress?
         var rssi: Int8?
-        var latest: SensorMeasurement?
+        var latest: DecodedSensorValue?
         var trend = Sparkline()
     }
 
@@ -39,7 +39,7 @@ final class LiveView {
             if !inPlace { out.line(stamp(t) + role.rawValue + " " + s.rawValue + (address.map { " " + $0.description } ?? "")) }
         case let .measurement(role, m, _, _):
             rows[role]?.latest = m
-            rows[role]?.trend.add(LiveView.trendValue(m), at: t)
+            if let v = LiveView.trendValue(m) { rows[role]?.trend.add(v, at: t) }
             if !inPlace { out.line(stamp(t) + role.rawValue + " " + LiveView.values(m)) }
         case let .rssi(role, r):
             rows[role]?.rssi = r
@@ -97,23 +97,28 @@ final class LiveView {
     }
 
     /// The one number of a measurement its sparkline follows: bpm, m/s, °C.
-    static func trendValue(_ m: SensorMeasurement) -> Double {
+    static func trendValue(_ m: DecodedSensorValue) -> Double? {
         switch m {
-        case let .heart(bpm, _, _): return Double(bpm)
-        case let .speed(mps, _, _, _, _): return mps
-        case let .environment(c): return c
+        case .heartRate(let h): return Double(h.heartRate)
+        case .rsc(let r): return r.speedMetersPerSecond
+        case .thingyTemperature(let t): return t.celsius
+        case .temperature(let t): return t.celsius
+        default: return nil
         }
     }
 
     /// Values with units, e.g. `72 bpm  RR 812 ms` or `3.21 m/s  5:11 min/km  172 spm`.
-    static func values(_ m: SensorMeasurement) -> String {
+    static func values(_ m: DecodedSensorValue) -> String {
         switch m {
-        case let .heart(bpm, energy, rr):
-            var s = "\(bpm) bpm"
+        case .heartRate(let h):
+            var s = "\(h.heartRate) bpm"
+            let rr = h.rrIntervals.milliseconds
             if !rr.isEmpty { s += "  RR " + rr.map { String(Int($0.rounded())) }.joined(separator: " ") + " ms" }
-            if let e = energy { s += "  \(e) kJ" }
+            if let e = h.energyExpended { s += "  \(e) kJ" }
             return s
-        case let .speed(mps, cadence, stride, distance, running):
+        case .rsc(let r):
+            let mps = r.speedMetersPerSecond, cadence = r.cadence, stride = r.strideLengthMeters
+            let distance = r.totalDistanceMeters, running = r.isRunning
             var s = fixed(mps, 2) + " m/s"
             if mps > 0 {
                 let pace = 1000 / mps
@@ -126,8 +131,12 @@ final class LiveView {
             if let d = distance { s += "  " + fixed(d, 1) + " m" }
             s += running ? "  running" : "  walking"
             return s
-        case let .environment(c):
-            return fixed(c, 2) + " °C"
+        case .thingyTemperature(let t):
+            return fixed(t.celsius, 2) + " °C"
+        case .temperature(let t):
+            return t.celsius.map { fixed($0, 2) + " °C" } ?? "—"
+        default:
+            return m.summary
         }
     }
 

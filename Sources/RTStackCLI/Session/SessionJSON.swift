@@ -24,18 +24,25 @@ enum SessionJSON {
             o.add("sensor", role.rawValue)
             o.add("address", address.description)
             switch m {
-            case let .heart(bpm, energy, rr):
-                o.add("bpm", bpm)
-                if let e = energy { o.add("energy_kj", e) }
+            case .heartRate(let h):
+                o.add("bpm", Int(h.heartRate))
+                if let e = h.energyExpended { o.add("energy_kj", Int(e)) }
+                let rr = h.rrIntervals.milliseconds
                 if !rr.isEmpty { o.add("rr_ms", raw: "[" + rr.map { JSONObject.number($0, decimals: 1) }.joined(separator: ",") + "]") }
-            case let .speed(mps, cadence, stride, distance, running):
-                o.add("speed_mps", mps, decimals: 4)
-                o.add("cadence_spm", cadence)
-                if let s = stride { o.add("stride_m", s, decimals: 2) }
-                if let d = distance { o.add("distance_m", d, decimals: 1) }
-                o.add("running", running)
-            case let .environment(celsius):
-                o.add("celsius", celsius, decimals: 2)
+            case .rsc(let r):
+                o.add("speed_mps", r.speedMetersPerSecond, decimals: 4)
+                o.add("cadence_spm", Int(r.cadence))
+                if let s = r.strideLengthMeters { o.add("stride_m", s, decimals: 2) }
+                if let d = r.totalDistanceMeters { o.add("distance_m", d, decimals: 1) }
+                o.add("running", r.isRunning)
+            case .thingyTemperature(let t):
+                o.add("celsius", t.celsius, decimals: 2)
+            case .temperature(let t):
+                if let c = t.celsius { o.add("celsius", c, decimals: 2) }
+            default:
+                // The session reads only its roles' measurements (above); anything else the
+                // decoder knows is shown by its summary rather than dropped.
+                o.add("value", m.summary)
             }
         case .rssi:
             return nil

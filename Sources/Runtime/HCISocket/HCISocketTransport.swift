@@ -11,16 +11,14 @@ import Glibc
 /// back up on `close()`, so the machine is left as it was found.
 ///
 /// Not thread-safe: see `HCITransport`.
-public final class HCISocketTransport: HCITransport {
+public final class HCISocketTransport: DescriptorTransport {
     public let index: UInt16
     public let name: String
     /// Whether the adapter was up before we took it (and so is brought back up on close).
     public let wasUp: Bool
-    public var fd: Int32 { io.fd }
     public var framing: TransportFraming { .packets }
-    public var hasPendingWrites: Bool { io.hasPendingWrites }
 
-    private var io: DescriptorIO
+    var io: DescriptorIO
     private let notice: (String) -> Void
     private var restored = false
 
@@ -65,23 +63,14 @@ public final class HCISocketTransport: HCITransport {
 
     deinit { close() }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int {
-        do throws(TransportError) {
-            return try io.read(into: buffer)
-        } catch .connectionReset {
-            // The kernel flags EPIPE on the socket when the adapter is unregistered (unplugged).
-            throw .endOfStream(adapter: name)
-        } catch .systemCall(_, let code) where code == ENODEV || code == ENETDOWN {
-            throw .endOfStream(adapter: name)
+    /// The kernel flags EPIPE on the socket when the adapter is unregistered (unplugged), and
+    /// answers ENODEV or ENETDOWN once it is gone: the end of the stream.
+    func reported(_ error: TransportError) -> TransportError {
+        switch error {
+        case .connectionReset: return .endOfStream(adapter: name)
+        case let .systemCall(_, code) where code == ENODEV || code == ENETDOWN: return .endOfStream(adapter: name)
+        default: return error
         }
-    }
-
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
-        try io.write(bytes)
-    }
-
-    public func flushPendingWrites() throws(TransportError) {
-        try io.flushPendingWrites()
     }
 
     /// Closes the user channel (the kernel then powers the controller off) and brings the

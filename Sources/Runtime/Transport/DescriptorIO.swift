@@ -1,6 +1,6 @@
 import Glibc
 
-/// The non-blocking read/write/queue logic shared by the stream transports (TCP, serial).
+/// The non-blocking read/write/queue logic shared by the transports (`DescriptorTransport`).
 ///
 /// Kept as a struct inside each transport class instead of a base class so each transport
 /// stays a `final class` with static dispatch on its hot path.

@@ -9,12 +9,10 @@ import Wire
 ///
 /// It answers nothing by itself: a replay is faithful as long as the host behaves as it did
 /// when recording (the replay tests check exactly that, without the pacing).
-public final class ReplayTransport: HCITransport {
+public final class ReplayTransport: DescriptorTransport {
     public let name: String
-    public var fd: Int32 { io.fd }
     public var framing: TransportFraming { .h4Stream }
-    public var hasPendingWrites: Bool { io.hasPendingWrites }
-    private var io: DescriptorIO
+    var io: DescriptorIO
 
     struct Timed: Sendable {
         var offsetNanos: UInt64
@@ -72,20 +70,6 @@ public final class ReplayTransport: HCITransport {
     }
 
     deinit { io.close() }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int {
-        try io.read(into: buffer)
-    }
-
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
-        try io.write(bytes)
-    }
-
-    public func flushPendingWrites() throws(TransportError) {
-        try io.flushPendingWrites()
-    }
-
-    public func close() { io.close() }
 
     /// The playing side: waits for each packet's moment while draining (and dropping) what the
     /// host writes, then sends it; closes its end after the last one.

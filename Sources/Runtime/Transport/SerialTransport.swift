@@ -12,17 +12,14 @@ import Glibc
 /// a tty stops two readers, and TIOCEXCL does not stop root.
 ///
 /// Not thread-safe: see `HCITransport`.
-public final class SerialTransport: HCITransport {
+public final class SerialTransport: DescriptorTransport {
     public let name: String
     public let path: String
     public let baudRate: Int
     public let flowControl: Bool
-    public var fd: Int32 { io.fd }
     public var framing: TransportFraming { .h4Stream }
-    public var hasPendingWrites: Bool { io.hasPendingWrites }
-    public var pendingByteCount: Int { io.pendingByteCount }
 
-    private var io: DescriptorIO
+    var io: DescriptorIO
 
     public static let defaultBaudRate = 1_000_000
     public static let defaultWriteQueueLimit = 1 << 20
@@ -58,29 +55,12 @@ public final class SerialTransport: HCITransport {
 
     deinit { io.close() }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int {
-        try endingOnHangUp { () throws(TransportError) in try io.read(into: buffer) }
-    }
-
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
-        try endingOnHangUp { () throws(TransportError) in try io.write(bytes) }
-    }
-
-    public func flushPendingWrites() throws(TransportError) {
-        try endingOnHangUp { () throws(TransportError) in try io.flushPendingWrites() }
-    }
-
     /// EIO on a tty, reading or writing, means its other end went away (USB adapter unplugged,
     /// pty master closed): the end of the stream, not a failed call.
-    private func endingOnHangUp<T>(_ body: () throws(TransportError) -> T) throws(TransportError) -> T {
-        do throws(TransportError) {
-            return try body()
-        } catch .systemCall(_, let code) where code == EIO {
-            throw .endOfStream(adapter: name)
-        }
+    func reported(_ error: TransportError) -> TransportError {
+        if case let .systemCall(_, code) = error, code == EIO { return .endOfStream(adapter: name) }
+        return error
     }
-
-    public func close() { io.close() }
 
     private static func configure(_ fd: Int32, path: String, speed: speed_t, baudRate: Int, flowControl: Bool) throws(TransportError) {
         guard isatty(fd) == 1 else { throw .notATerminal(path: path) }

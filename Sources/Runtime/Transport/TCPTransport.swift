@@ -4,15 +4,11 @@ import Glibc
 /// bridge. The stream carries the H4 indicator byte before every packet.
 ///
 /// Not thread-safe: see `HCITransport`.
-public final class TCPTransport: HCITransport {
+public final class TCPTransport: DescriptorTransport {
     public let name: String
-    public var fd: Int32 { io.fd }
     public var framing: TransportFraming { .h4Stream }
-    public var hasPendingWrites: Bool { io.hasPendingWrites }
-    /// Bytes waiting in the write queue (for tests and diagnostics).
-    public var pendingByteCount: Int { io.pendingByteCount }
 
-    private var io: DescriptorIO
+    var io: DescriptorIO
 
     public static let defaultConnectTimeout: UInt64 = 5 * MonotonicClock.nanosecondsPerSecond
     public static let defaultWriteQueueLimit = 1 << 20
@@ -37,20 +33,6 @@ public final class TCPTransport: HCITransport {
     }
 
     deinit { io.close() }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int {
-        try io.read(into: buffer)
-    }
-
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) {
-        try io.write(bytes)
-    }
-
-    public func flushPendingWrites() throws(TransportError) {
-        try io.flushPendingWrites()
-    }
-
-    public func close() { io.close() }
 
     // MARK: Connecting
 

@@ -283,7 +283,7 @@ final class ScriptedSessionWorld {
         sessionEvents.compactMap { if case let .notice(n) = $0 { return n } else { return nil } }
     }
 
-    func measurements(_ role: SensorRole) -> [SensorMeasurement] {
+    func measurements(_ role: SensorRole) -> [DecodedSensorValue] {
         sessionEvents.compactMap { if case let .measurement(r, m, _, _) = $0, r == role { return m } else { return nil } }
     }
 

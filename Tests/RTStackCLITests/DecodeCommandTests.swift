@@ -3,6 +3,7 @@ import Foundation
 import RTStackCLI
 import Capture
 import Wire
+import TestSupport
 
 /// `rtstack decode` in-process, with its output captured in temporary files.
 @Suite struct DecodeCommandTests {

@@ -6,6 +6,7 @@ import Dissector
 import Wire
 import HostCore
 import Runtime
+import TestSupport
 
 /// `rtstack monitor` in-process. The kernel here has no Bluetooth, so the frames come from a
 /// Linux monitor capture (`--from`) through the same path live frames take; the live socket

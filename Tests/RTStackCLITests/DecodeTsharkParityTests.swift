@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `rtstack decode --json` against tshark on every capture there is: the phone captures in
 /// `../shared/captures` (LE and BR/EDR) and the project's own recordings in `Captures/`. The

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RTStackCLI
+import TestSupport
 
 /// Each command's usage line names exactly the options its table declares, and README.md shows
 /// every usage line as it is: the synopses come from the command table and cannot drift from

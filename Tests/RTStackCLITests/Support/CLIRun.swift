@@ -22,20 +22,3 @@ struct CLIRun {
                       err: try String(contentsOfFile: errPath, encoding: .utf8))
     }
 }
-
-extension SharedCaptures {
-    /// `tshark -r FILE ARGUMENTS… -T fields` with `-e` per field: one array of values per line.
-    static func tsharkFields(_ file: String, _ arguments: [String] = [], fields: [String]) throws -> [[String]] {
-        guard let tshark = tsharkPath else { throw TsharkMissing() }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tshark)
-        p.arguments = ["-r", file] + arguments + ["-T", "fields"] + fields.flatMap { ["-e", $0] }
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return out.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-    }
-}

@@ -1,5 +1,6 @@
 import Glibc
 import RunTracker
+import Sensors
 import Testing
 import Wire
 @testable import RTStackCLI
@@ -97,7 +98,7 @@ import Wire
         let out = OutputStream(fd: slave)
         let view = LiveView(roles: [.heart], out: out)
         for i in 0..<20 {
-            view.apply(.measurement(.heart, .heart(bpm: 60 + i, energyKilojoules: nil, rrMilliseconds: []),
+            view.apply(.measurement(.heart, .heartRate(HeartRateMeasurement(heartRate: UInt16(60 + i))),
                                     address: DeviceAddress(.zero, type: .randomDevice), at: 0), secondsSinceStart: Double(i) * 2)
         }
         var bytes: [UInt8] = []
