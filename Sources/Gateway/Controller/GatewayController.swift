@@ -28,6 +28,8 @@ public final class GatewayController {
     var linkOwners = LinkOwners()
     var pending = PendingOperations()
     var controlSubscriptions = ControlSubscriptions()
+    /// The Home Assistant Bluetooth proxy, when the gateway serves ESPHome's API.
+    var proxy: BluetoothProxy?
 
     var messages: [MQTTMessage] = []
     var controlOutput: [(client: Int, line: String)] = []
@@ -55,6 +57,7 @@ public final class GatewayController {
                                            softwareVersion: options.version)
         entries = DeviceEntry.entries(of: configuration)
         for (i, e) in entries.enumerated() { addFixedDevice(of: e, entry: i) }
+        if options.servesProxy { proxy = BluetoothProxy() }
     }
 
     // MARK: Pulled outputs
@@ -133,6 +136,6 @@ public final class GatewayController {
 
     /// Links placed on an adapter (queued, connecting, connected).
     func linksPlaced(on adapter: Int) -> Int {
-        linkOwners.placed(on: adapter)
+        linkOwners.placed(on: adapter) + (proxy?.linkCount(on: adapter) ?? 0)
     }
 }
