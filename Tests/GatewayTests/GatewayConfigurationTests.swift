@@ -196,6 +196,7 @@ import Wire
             "mqtt-key": "/etc/k.pem", "mqtt-prefix": "home/ble", "mqtt-qos": "0", "mqtt-retain": "true",
             "mqtt-keepalive": "60", "mqtt-queue-limit": "99", "mqtt-discovery": "false", "mqtt-discovery-prefix": "ha",
             "passive": "eddystone", "control-socket": "/run/rtstack/g.sock", "control-mode": "0600", "control-group": "rtstack",
+            "esphome": ":6053", "esphome-key": "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=", "esphome-name": "garage-proxy",
         ]
         #expect(Set(samples.keys) == Set(GatewaySettings.all.map(\.option)))
         for s in GatewaySettings.all {
