@@ -149,6 +149,23 @@ import Wire
         #expect(taken(rig) == [.connection(address: other, connected: false, mtu: 0, error: 0)], "no slot left: ESPHome's answer")
     }
 
+    @Test func aProxyLinkTakesAnAdapterSlotFromTheGatewaysOwnDevicesUntilItEnds() throws {
+        var c = Self.proxyConfiguration()
+        var rule = DeviceRule()
+        rule.address = GatewayRig.speed.address
+        c.devices = [rule]
+        let rig = rig(configuration: c)
+        rig.controller.adapters[0].slotLimit = 1
+        let link = try connectHeart(rig)
+        rig.advertise(GatewayRig.speed, GatewayRig.advertisingData(.runningSpeedAndCadence), adapter: 0, rssi: -40)
+        rig.advance(milliseconds: 600)
+        #expect(rig.hosts[0].link(to: GatewayRig.speed) == nil, "the only slot is the proxy's")
+        #expect(rig.lastText(on: "rtstack/gw/\(TopicLevel.fromAddress(GatewayRig.speed.address.string))/state")?
+                    .contains("waiting_for_slot") == true)
+        rig.event(.disconnected(link, reason: HCIStatus(rawValue: 0x13), willReconnect: false), adapter: 0)
+        #expect(rig.hosts[0].link(to: GatewayRig.speed) != nil, "placed once the proxy's link ended")
+    }
+
     @Test func connectWithoutCacheDiscoversAndAnswersOnceReadyWithTheMTU() throws {
         let rig = rig()
         request(rig, .deviceRequest(address: Self.heartNumber, kind: .connectV3WithoutCache, addressType: 1))
