@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "CoreBluetooth", dependencies: ["Runtime", "HostCore", "Wire"]),
         // A CoreBluetooth app as an iOS developer writes one: heart rate, scan, connect, print.
         .executableTarget(name: "cb-heart-rate", dependencies: ["CoreBluetooth"]),
-        .target(name: "RTStackCLI", dependencies: ["Wire", "JSON", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service", "SecurityCrypto"],
+        .target(name: "RTStackCLI", dependencies: ["Wire", "JSON", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service", "SecurityCrypto", "ESPHomeAPI"],
                 swiftSettings: optimizeForSize),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
         // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack
@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Timing", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
         .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Service", "Wire", "RTStackCLI", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Service", "Wire", "RTStackCLI", "ESPHomeAPI", "TestSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "Wire", "TestSupport"]),
         // The iOS-shaped CoreBluetooth apps (Foundation and CoreBluetooth only), shared by the
         // integration tests and cb-apps, which runs them as a program where a test process cannot
