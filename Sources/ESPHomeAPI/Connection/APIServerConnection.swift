@@ -39,6 +39,9 @@ public struct APIServerConnection {
     public private(set) var clientAPIVersion: (major: UInt32, minor: UInt32) = (0, 0)
     /// Why the connection ends, once it does: the log line. Nothing is read after it is set.
     public private(set) var closeReason: String?
+    /// The client ended the connection with ESPHome's DisconnectRequest: the close is routine,
+    /// not a fault worth a warning.
+    public private(set) var endedByClient = false
 
     /// `key`: only Noise clients holding it are accepted; nil: plaintext only, as ESPHome.
     /// `ephemeralPrivateKey`: for tests; a new connection otherwise draws 32 random bytes.
@@ -210,6 +213,7 @@ public struct APIServerConnection {
             return nil
         case (.awaitingHello, .disconnect):
             write(ServerMessage.disconnectResponse.frame)
+            endedByClient = true
             close(because: "the client disconnected before its hello")
             return nil
         case (.awaitingHello, _):
@@ -229,6 +233,7 @@ public struct APIServerConnection {
             return nil
         case (.ready, .disconnect):
             write(ServerMessage.disconnectResponse.frame)
+            endedByClient = true
             close(because: "the client disconnected")
             return nil
         case (.ready, .deviceInfo):
