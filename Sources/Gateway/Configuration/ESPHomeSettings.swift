@@ -1,7 +1,7 @@
 import ESPHomeAPI
 
 /// The Home Assistant Bluetooth proxy: ESPHome's native API served by the gateway
-/// (Docs/gateway.md, "Home Assistant's Bluetooth proxy").
+/// (Docs/gateway.md, "As a Bluetooth proxy (ESPHome's native API)").
 public struct ESPHomeSettings: Sendable, Equatable {
     /// `[HOST:]PORT` to listen on (ESPHome's port is 6053); nil: the API is not served.
     public var listen: String?
