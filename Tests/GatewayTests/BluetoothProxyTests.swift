@@ -356,6 +356,14 @@ import Wire
         #expect(!features.contains(.pairing) && !features.contains(.connectionParameters), "only what works is claimed")
     }
 
+    @Test func aReloadLeavesTheAPIAsItIsAndSaysItNeedsARestart() throws {
+        let rig = rig()
+        var changed = Self.proxyConfiguration()
+        changed.esphome.listen = ":6054"
+        #expect(rig.controller.reload(changed, at: rig.now) == ["esphome"])
+        #expect(rig.controller.configuration.esphome.listen == ":6053")
+    }
+
     @Test func addressesAreTheIntegerESPHomeCarriesMostSignificantByteFirst() {
         #expect(ProxyAddress.number(GatewayRig.heart.address) == 0xC100_0000_0001)
         #expect(ProxyAddress.address(0xC100_0000_0001) == GatewayRig.heart.address)
