@@ -88,6 +88,26 @@ import Testing
         #expect(kill(pid, 0) != 0 && errno == ESRCH)
     }
 
+    /// Without the SIGKILL after a second, `stop` would wait ten minutes for the child's sleep.
+    @Test(.timeLimit(.minutes(1))) func aPublisherThatIgnoresSIGTERMIsKilledSoStopDoesNotHang() throws {
+        let script = directory + "/publish"
+        let text = "#!/bin/sh\ntrap '' TERM\nexec sleep 600\n"
+        let fd = open(script, O_WRONLY | O_CREAT | O_TRUNC, 0o755)
+        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let announcement = ESPHomeAnnouncement(identity: Self.identity, port: 6053, encrypted: false, network: nil)
+        let announcer = ESPHomeAnnouncer(announcement: announcement, servicesDirectory: directory + "/absent", publishCommand: script)
+        _ = announcer.start()
+        guard case .publisher(let pid) = announcer.publication else {
+            Issue.record("no publisher started")
+            return
+        }
+        usleep(100_000)
+        announcer.stop()
+        #expect(kill(pid, 0) != 0 && errno == ESRCH)
+        #expect(announcer.publication == .none)
+    }
+
     @Test func withNeitherTheLineSaysToAddTheProxyByAddress() {
         let announcement = ESPHomeAnnouncement(identity: Self.identity, port: 6053, encrypted: false, network: nil)
         let announcer = ESPHomeAnnouncer(announcement: announcement, servicesDirectory: directory + "/absent",
