@@ -33,6 +33,17 @@ import Testing
         return String(decoding: buffer[0..<max(n, 0)], as: UTF8.self)
     }
 
+    /// A stand-in for avahi-publish-service in the test's directory, running `body` (sh), and an
+    /// announcer that finds no services directory and so starts it.
+    func publisher(_ body: String, encrypted: Bool) -> (script: String, announcement: ESPHomeAnnouncement, announcer: ESPHomeAnnouncer) {
+        let script = directory + "/publish"
+        let fd = open(script, O_WRONLY | O_CREAT | O_TRUNC, 0o755)
+        _ = Array(("#!/bin/sh\n" + body).utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let announcement = ESPHomeAnnouncement(identity: Self.identity, port: 6053, encrypted: encrypted, network: nil)
+        return (script, announcement, ESPHomeAnnouncer(announcement: announcement, servicesDirectory: directory + "/absent", publishCommand: script))
+    }
+
     @Test func theTXTRecordsAreESPHomesWithTheMACAsHomeAssistantMatchesIt() {
         let plain = ESPHomeAnnouncement(identity: Self.identity, port: 6053, encrypted: false, network: "ethernet")
         #expect(plain.txtRecords.map { "\($0.key)=\($0.value)" } == [
@@ -65,14 +76,10 @@ import Testing
     }
 
     @Test func withoutTheDirectoryThePublisherRunsWithTheSameRecordsUntilStop() throws {
-        // A stand-in for avahi-publish-service: it writes its arguments and waits to be stopped.
-        let script = directory + "/publish"
-        let text = "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(directory)/arguments.tmp\nmv \(directory)/arguments.tmp \(directory)/arguments\nexec sleep 30\n"
-        let fd = open(script, O_WRONLY | O_CREAT | O_TRUNC, 0o755)
-        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        let announcement = ESPHomeAnnouncement(identity: Self.identity, port: 6053, encrypted: true, network: nil)
-        let announcer = ESPHomeAnnouncer(announcement: announcement, servicesDirectory: directory + "/absent", publishCommand: script)
+        // It writes its arguments and waits to be stopped.
+        let (script, announcement, announcer) = publisher(
+            "printf '%s\\n' \"$@\" > \(directory)/arguments.tmp\nmv \(directory)/arguments.tmp \(directory)/arguments\nexec sleep 30\n",
+            encrypted: true)
         #expect(announcer.start() == "mDNS: \(script) publishes garage-pi._esphomelib._tcp on port 6053 while the gateway runs")
         guard case .publisher(let pid) = announcer.publication else {
             Issue.record("no publisher started")
@@ -86,6 +93,20 @@ import Testing
         #expect(arguments == (announcement.publishArguments.joined(separator: "\n") + "\n"))
         announcer.stop()
         #expect(kill(pid, 0) != 0 && errno == ESRCH)
+    }
+
+    /// Without the SIGKILL after a second, `stop` would wait ten minutes for the child's sleep.
+    @Test(.timeLimit(.minutes(1))) func aPublisherThatIgnoresSIGTERMIsKilledSoStopDoesNotHang() throws {
+        let announcer = publisher("trap '' TERM\nexec sleep 600\n", encrypted: false).announcer
+        _ = announcer.start()
+        guard case .publisher(let pid) = announcer.publication else {
+            Issue.record("no publisher started")
+            return
+        }
+        usleep(100_000)
+        announcer.stop()
+        #expect(kill(pid, 0) != 0 && errno == ESRCH)
+        #expect(announcer.publication == .none)
     }
 
     @Test func withNeitherTheLineSaysToAddTheProxyByAddress() {

@@ -223,6 +223,34 @@ import Testing
         #expect(try server.answersPing(goodID, good))
     }
 
+    @Test func aNoiseClientIsServedAndOneSendingForgedCiphertextIsClosedAlone() throws {
+        let key = try NoisePresharedKey(base64: "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=")
+        let server = try ESPHomeServer.loopback(key: key)
+        defer { server.closeAll(because: "test over") }
+        var sessions: [(ESPHomeTestClient, Int, NoiseInitiator)] = []
+        defer { for s in sessions { s.0.close() } }
+        for seed in [UInt8(1), 2] {
+            let client = try ESPHomeTestClient(port: server.port)
+            let id = try server.acceptNewest()
+            var noise = NoiseInitiator(key: key, ephemeralPrivateKey: [UInt8](repeating: seed, count: 32))
+            client.write(try noise.start())
+            _ = server.pump(id)
+            _ = try noise.receive(client.readAvailable())
+            client.write(try noise.frame(APIFrame(type: APIMessageType.helloRequest.rawValue, payload: [0x0A, 0x01, 0x74, 0x10, 0x01, 0x18, 0x13])))
+            _ = server.pump(id)
+            #expect(try noise.receive(client.readAvailable()).map(\.type) == [APIMessageType.helloResponse.rawValue])
+            sessions.append((client, id, noise))
+        }
+        _ = server.takeLog()
+        // A ciphertext whose tag does not authenticate: a forgery, or a client that lost count.
+        sessions[1].0.write([0x01, 0x00, 0x14] + [UInt8](repeating: 0xEE, count: 20))
+        #expect(server.pump(sessions[1].1).closed)
+        #expect(lines(server.takeLog()).first?.hasSuffix("an encrypted message does not authenticate: it was altered on the way, or the session is not the sender's") == true)
+        sessions[0].0.write(try sessions[0].2.frame(APIFrame(type: APIMessageType.pingRequest.rawValue, payload: [])))
+        #expect(!server.pump(sessions[0].1).closed)
+        #expect(try sessions[0].2.receive(sessions[0].0.readAvailable()).map(\.type) == [APIMessageType.pingResponse.rawValue])
+    }
+
     /// The client's own port, as the server's log names it.
     func peerPort(_ client: ESPHomeTestClient) throws -> UInt16 {
         let (address, result) = InternetSocketAddress.filled { getsockname(client.fd, $0, $1) }

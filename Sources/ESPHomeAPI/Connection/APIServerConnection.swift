@@ -75,6 +75,12 @@ public struct APIServerConnection {
                 if let request = try handle(frame) { requests.append(request) }
             } catch let error as APIFramingError {
                 failFraming(error)
+            } catch let error as NoiseError where session != nil {
+                // Past the handshake the key is known good: a tag that fails is a message altered
+                // on the way (or sent by someone other than the session's client).
+                close(because: error == .authenticationFailed
+                      ? "an encrypted message does not authenticate: it was altered on the way, or the session is not the sender's"
+                      : error.description)
             } catch let error as NoiseError {
                 reject(error)
             } catch let error as ClientMessage.DecodeError {

@@ -64,9 +64,19 @@ final class ESPHomeAnnouncer {
         case .serviceFile(let path):
             unlink(path)
         case .publisher(let pid):
+            // SIGTERM withdraws the service; a child that does not end within a second is
+            // killed, so the gateway's stop never hangs on it.
             kill(pid, SIGTERM)
             var status: Int32 = 0
-            _ = waitpid(pid, &status, 0)
+            var ended = false
+            for _ in 0..<100 where !ended {
+                ended = waitpid(pid, &status, WNOHANG) != 0
+                if !ended { usleep(10_000) }
+            }
+            if !ended {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+            }
         }
         publication = .none
     }
@@ -113,10 +123,23 @@ final class ESPHomeAnnouncer {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        // The child starts with no signal blocked and SIGTERM, SIGINT and SIGPIPE at their
+        // defaults, whatever the gateway's thread had (an ignored disposition survives exec).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         return result == 0 ? .success(pid) : .failure(SpawnError(rawValue: result))
     }
 

@@ -23,14 +23,7 @@ struct ESPHomeTestClient {
         if var size = receiveBuffer {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(result == 0, "connect: \(String(cString: strerror(errno)))")
+        try #require(Self.connect(fd, toLoopbackPort: port) == 0, "connect: \(String(cString: strerror(errno)))")
     }
 
     func close() { _ = Glibc.close(fd) }
@@ -39,14 +32,17 @@ struct ESPHomeTestClient {
     static func connectionRefused(port: UInt16) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { _ = Glibc.close(fd) }
+        return connect(fd, toLoopbackPort: port) != 0 && errno == ECONNREFUSED
+    }
+
+    private static func connect(_ fd: Int32, toLoopbackPort port: UInt16) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        return result != 0 && errno == ECONNREFUSED
     }
 
     func write(_ bytes: [UInt8]) {
