@@ -28,6 +28,13 @@ struct BluetoothProxyWorldTests {
     /// The world, the gateway serving the API on a port of its choosing, and the client's run
     /// of the scenario to its end.
     func run(serverKey: String?, clientKey: String?, listen: Double = 3) async throws -> Run {
+        try await run(serverKey: serverKey, clientKey: clientKey) { port, world in
+            ["-m", "world.esphome_proxy_scenario", "--port", "\(port)", "--world-control", "\(world.controlPort)", "--listen", "\(listen)"]
+        }
+    }
+
+    /// The same with another client script: `client` gives its arguments for the port and world.
+    func run(serverKey: String?, clientKey: String?, client: (Int, WorldProcess) -> [String]) async throws -> Run {
         let world = try await WorldProcess.start(["--rate", "5", "--distractors", "2"])
         let directory = try PackagePaths.temporaryDirectory("proxy")
         var arguments = ["--adapter", "tcp:127.0.0.1:\(world.hciPort)", "--esphome", "127.0.0.1:0", "--esphome-name", "rtstack-world",
@@ -35,17 +42,16 @@ struct BluetoothProxyWorldTests {
         if let serverKey { arguments += ["--esphome-key", serverKey] }
         let gateway = try GatewayProcess(arguments)
         let port = try await Self.listeningPort(gateway)
-        var clientArguments = ["-m", "world.esphome_proxy_scenario", "--port", "\(port)", "--world-control", "\(world.controlPort)",
-                               "--listen", "\(listen)"]
+        var clientArguments = client(port, world)
         if let clientKey { clientArguments += ["--key", clientKey] }
-        let client = try PipedChild.start(URL(fileURLWithPath: ProxyClientVenv.python!), clientArguments,
-                                          in: PackagePaths.root.appendingPathComponent("Tests/World"))
+        let child = try PipedChild.start(URL(fileURLWithPath: ProxyClientVenv.python!), clientArguments,
+                                         in: PackagePaths.root.appendingPathComponent("Tests/World"))
         let started = Date()
-        while client.process.isRunning, Date().timeIntervalSince(started) < 120 { try await Task.sleep(for: .milliseconds(100)) }
-        if client.process.isRunning { client.process.terminate() }
+        while child.process.isRunning, Date().timeIntervalSince(started) < 120 { try await Task.sleep(for: .milliseconds(100)) }
+        if child.process.isRunning { child.process.terminate() }
         try await Task.sleep(for: .milliseconds(300))
-        let facts = client.out.lines.compactMap(JSONValue.parse)
-        if facts.isEmpty { Issue.record("the client printed nothing; stderr: \(client.err.text)") }
+        let facts = child.out.lines.compactMap(JSONValue.parse)
+        if facts.isEmpty { Issue.record("the client printed nothing; stderr: \(child.err.text)") }
         return Run(facts: facts, world: world, gateway: gateway)
     }
 
@@ -124,6 +130,22 @@ struct BluetoothProxyWorldTests {
         #expect(await r.gateway.terminate() == 0, "\(r.gateway.transcript)")
     }
 
+    @Test(.timeLimit(.minutes(2)), .enabled(if: ProxyClientVenv.has("bleak_esphome"), "bleak-esphome is not in .venv-world: run `scripts/world setup`"))
+    func bleakThroughBleakESPHomeAndHabluetoothConnectsReadsAndIsNotifiedThroughTheGateway() async throws {
+        let r = try await run(serverKey: Self.key, clientKey: Self.key) { port, _ in
+            ["-m", "world.bleak_client", "--port", "\(port)", "--address", "C1:00:00:00:00:01",
+             "--read", "00002a38-0000-1000-8000-00805f9b34fb", "--notify", "00002a37-0000-1000-8000-00805f9b34fb"]
+        }
+        defer { r.world.stop() }
+        #expect(r.fact("connected")?.bool == true, "\(r.transcript)")
+        #expect(r.fact("read")?.string == "01", "Body Sensor Location through a BleakClient")
+        #expect(r.fact("notified")?.string?.isEmpty == false)
+        #expect(r.world.events("att_write").filter { $0["device"]?.string == "Heart 1" && $0["uuid"]?.string == "2902" }.count == 1,
+                "bleak-esphome wrote the CCCD, the proxy did not")
+        #expect(r.facts.last?["done"]?.bool == true, "\(r.transcript)")
+        #expect(await r.gateway.terminate() == 0)
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func aClientWithAnotherKeyIsRefused() async throws {
         let r = try await run(serverKey: Self.key, clientKey: "IB8eHRwbGhkYFxYVFBMSERAPDg0MCwoJCAcGBQQDAgE=")
@@ -136,6 +158,13 @@ struct BluetoothProxyWorldTests {
 
 /// The test world's venv with aioesphomeapi (Tests/World/requirements.txt, `scripts/world setup`).
 enum ProxyClientVenv {
+    /// Whether the venv holds this Python package too.
+    static func has(_ package: String) -> Bool {
+        let lib = PackagePaths.root.appendingPathComponent(".venv-world/lib").path
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
+        return python != nil && versions.contains { FileManager.default.fileExists(atPath: "\(lib)/\($0)/site-packages/\(package)") }
+    }
+
     static let python: String? = {
         let root = PackagePaths.root
         let path = root.appendingPathComponent(".venv-world/bin/python").path
