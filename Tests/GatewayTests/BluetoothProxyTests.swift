@@ -356,6 +356,13 @@ import Wire
         #expect(!features.contains(.pairing) && !features.contains(.connectionParameters), "only what works is claimed")
     }
 
+    @Test func theStatusLineCountsTheProxysLinks() throws {
+        let rig = rig()
+        #expect(rig.controller.statusLine == "0 of 0 devices connected, 1 of 1 adapters up, 0 Bluetooth proxy links")
+        _ = try connectHeart(rig)
+        #expect(rig.controller.statusLine.hasSuffix(", 1 Bluetooth proxy link"))
+    }
+
     @Test func aReloadLeavesTheAPIAsItIsAndSaysItNeedsARestart() throws {
         let rig = rig()
         var changed = Self.proxyConfiguration()

@@ -90,11 +90,13 @@ public final class GatewayController {
 
     // MARK: Status
 
-    /// For logs and `systemctl status`: "3 of 4 devices connected, 2 of 2 adapters up".
+    /// For logs and `systemctl status`: "3 of 4 devices connected, 2 of 2 adapters up" (and
+    /// ", 1 Bluetooth proxy link" when the gateway is a proxy).
     public var statusLine: String {
         let wanted = devices.filter { $0.entry >= 0 && $0.placement != .passive }
         return "\(wanted.filter(\.isUp).count) of \(wanted.count) devices connected, "
             + "\(adapters.filter(\.isUp).count) of \(adapters.count) adapters up"
+            + (proxy.map { ", \($0.links.count) Bluetooth proxy link\($0.links.count == 1 ? "" : "s")" } ?? "")
     }
 
     /// Links on every adapter (queued, connecting or connected).
