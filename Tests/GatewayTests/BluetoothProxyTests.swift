@@ -356,6 +356,15 @@ import Wire
         #expect(!features.contains(.pairing) && !features.contains(.connectionParameters), "only what works is claimed")
     }
 
+    @Test func theAdaptersPublishedLinksCountTheProxysToo() throws {
+        let rig = rig()
+        #expect(rig.lastText(on: "rtstack/gw/adapter/hci0")?.contains(#""links":0"#) == true)
+        let link = try connectHeart(rig)
+        #expect(rig.lastText(on: "rtstack/gw/adapter/hci0")?.contains(#""links":1"#) == true)
+        rig.event(.disconnected(link, reason: HCIStatus(rawValue: 0x13), willReconnect: false), adapter: 0)
+        #expect(rig.lastText(on: "rtstack/gw/adapter/hci0")?.contains(#""links":0"#) == true)
+    }
+
     @Test func theStatusLineCountsTheProxysLinks() throws {
         let rig = rig()
         #expect(rig.controller.statusLine == "0 of 0 devices connected, 1 of 1 adapters up, 0 Bluetooth proxy links")

@@ -48,13 +48,17 @@ extension GatewayController {
         return true
     }
 
-    /// After the proxy acted: its log lines, the scan it wants, and a freed slot offered to the
-    /// gateway's own devices waiting for one.
+    /// After the proxy acted: its log lines, the scan it wants, the adapters' slot counts (MQTT,
+    /// the control socket), and a freed slot offered to the gateway's own devices waiting for one.
     func proxySettled(at now: HostTime) {
         guard let proxy else { return }
         log += proxy.log
         proxy.log.removeAll()
         updateScanning(at: now)
+        if proxy.linksChanged {
+            proxy.linksChanged = false
+            for a in adapters { publishAdapterStatus(a, at: now) }
+        }
         if proxy.slotFreed {
             proxy.slotFreed = false
             placeWaiting(at: now)

@@ -37,6 +37,8 @@ final class BluetoothProxy {
     var log: [(LogLine.Level, String)] = []
     /// A proxy link ended: a slot is free for the gateway's own devices too.
     var slotFreed = false
+    /// A proxy link was made or ended: the adapters' published slot counts changed.
+    var linksChanged = false
     /// The gateway is stopping (`releaseAll`).
     private(set) var stopping = false
 
@@ -142,6 +144,7 @@ final class BluetoothProxy {
     func add(_ l: ProxyLink) {
         links[l.address] = l
         byLink[l.adapter, default: [:]][l.link] = l.address
+        linksChanged = true
     }
 
     func address(of link: LinkID, on adapter: Int) -> UInt64? { byLink[adapter]?[link] }
@@ -151,6 +154,7 @@ final class BluetoothProxy {
         guard let l = links.removeValue(forKey: address) else { return }
         byLink[l.adapter]?[l.link] = nil
         slotFreed = true
+        linksChanged = true
     }
 
     // MARK: Clients
