@@ -306,6 +306,17 @@ import Wire
         #expect(taken(rig) == [.connectionsFree(free: 5, limit: 5, allocated: [])], "the slot is back")
     }
 
+    @Test func anAttemptTheHostWouldRetryIsEndedThereAndAnsweredOnce() throws {
+        let rig = rig()
+        request(rig, .deviceRequest(address: Self.heartNumber, kind: .connectV3WithoutCache, addressType: 1))
+        let link = try #require(rig.hosts[0].link(to: GatewayRig.heart))
+        rig.event(.connectFailed(link, .connectTimeout(GatewayRig.heart), willRetry: true), adapter: 0)
+        #expect(rig.hosts[0].disconnects == [link], "a proxy link is not retried behind the client's back")
+        #expect(taken(rig) == [.connection(address: Self.heartNumber, connected: false, mtu: 0, error: 0x3E)])
+        rig.event(.disconnected(link, reason: HCIStatus(rawValue: 0x44), willReconnect: false), adapter: 0)
+        #expect(taken(rig).isEmpty, "the end of the cancelled attempt is not a second answer")
+    }
+
     @Test func linksBelongToTheClientThatAskedAndGoWhenItLeaves() throws {
         let rig = rig()
         let link = try connectHeart(rig)
