@@ -329,7 +329,13 @@ import Wire
         rig.collect()
         #expect(rig.hosts[0].disconnects == [link])
         request(rig, .subscribeConnectionsFree, client: 2)
-        #expect(taken(rig, client: 2) == [.connectionsFree(free: 5, limit: 5, allocated: [])])
+        #expect(taken(rig, client: 2) == [.connectionsFree(free: 4, limit: 5, allocated: [Self.heartNumber])],
+                "its slot is held until the host reports the link gone")
+        request(rig, .deviceRequest(address: Self.heartNumber, kind: .connectV3WithoutCache, addressType: 1), client: 2)
+        #expect(taken(rig, client: 2) == [.connection(address: Self.heartNumber, connected: false, mtu: 0, error: 0x91)],
+                "not while it is being ended")
+        rig.event(.disconnected(link, reason: HCIStatus(rawValue: 0x16), willReconnect: false), adapter: 0)
+        #expect(taken(rig, client: 2) == [.connectionsFree(free: 5, limit: 5, allocated: [])], "nobody told of it but the slots")
     }
 
     @Test func aLostAdapterTellsTheClientsOfItsLinks() throws {

@@ -32,15 +32,18 @@ extension BluetoothProxy {
             return true
         case let .connectFailed(link, error, willRetry):
             guard let address = address(of: link, on: adapter), let l = links[address] else { return false }
-            if willRetry { env.host(adapter)?.disconnect(link, at: now) }
+            guard !l.orphaned else {
+                if !willRetry { remove(address) }
+                return true
+            }
             note(.warning, "\(l.peer): connection failed: \(error.description)")
             send(l.client, .connection(address: address, connected: false, mtu: 0, error: ProxyErrorCode.connection(error)))
-            remove(address)
+            if willRetry { release(address, in: env, at: now) } else { remove(address) }
             return true
         case let .disconnected(link, reason, _):
             guard let address = address(of: link, on: adapter), let l = links[address] else { return false }
             if !l.disconnecting { note(.info, "\(l.peer): disconnected (\(reason.description))") }
-            send(l.client, .connection(address: address, connected: false, mtu: 0, error: Int32(reason.rawValue)))
+            if !l.orphaned { send(l.client, .connection(address: address, connected: false, mtu: 0, error: Int32(reason.rawValue))) }
             dropPending(of: address, on: adapter)
             remove(address)
             return true

@@ -161,10 +161,9 @@ final class BluetoothProxy {
 
     /// A client went away: its links are ended, its subscriptions dropped.
     func clientClosed(_ client: Int, in env: ProxyEnvironment, at now: HostTime) {
-        for l in links.values.filter({ $0.client == client }).sorted(by: { $0.address < $1.address }) {
-            env.host(l.adapter)?.disconnect(l.link, at: now)
-            remove(l.address)
+        for l in links.values.filter({ $0.client == client && !$0.orphaned }).sorted(by: { $0.address < $1.address }) {
             note(.info, "\(ProxyAddress.address(l.address)): released, its client left")
+            release(l.address, in: env, at: now)
         }
         for (adapter, ops) in pending {
             for (op, p) in ops where p.client == client { pending[adapter]?[op] = nil }
@@ -172,6 +171,17 @@ final class BluetoothProxy {
         unsubscribeAdvertisements(client: client)
         connectionsFreeSubscribers.remove(client)
         output.removeAll { $0.client == client }
+    }
+
+    /// Ends a link nobody waits for any more: kept (orphaned) until the host reports it gone.
+    func release(_ address: UInt64, in env: ProxyEnvironment, at now: HostTime) {
+        guard var l = links[address] else { return }
+        guard let host = env.host(l.adapter) else { return remove(address) }
+        l.orphaned = true
+        l.disconnecting = true
+        l.notifying.removeAll()
+        links[address] = l
+        host.disconnect(l.link, at: now)
     }
 
     /// The gateway is stopping: every proxy link is ended, and no new one is made.
@@ -190,7 +200,7 @@ final class BluetoothProxy {
         guard let lost = byLink[adapter] else { return }
         for address in lost.values.sorted() {
             guard let l = links[address] else { continue }
-            send(l.client, .connection(address: address, connected: false, mtu: 0, error: ProxyErrorCode.localHost))
+            if !l.orphaned { send(l.client, .connection(address: address, connected: false, mtu: 0, error: ProxyErrorCode.localHost)) }
             remove(address)
         }
         byLink[adapter] = nil

@@ -17,6 +17,10 @@ struct ProxyLink {
     var announced = false
     /// A disconnect was asked; the client is answered when the host reports the link gone.
     var disconnecting = false
+    /// Its client left (or was answered for an attempt given up): nobody is told anything more,
+    /// and it holds its slot until the host reports it gone, so a new link to the same peer
+    /// cannot meet that report.
+    var orphaned = false
     /// Value handles whose notifications and indications the client takes (with remote caching
     /// it writes the CCCD itself: the proxy only forwards).
     var notifying: Set<UInt16> = []
