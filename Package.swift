@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquitto", "Timing"], swiftSettings: optimizeForSize),
         // The gateway's policy, sans I/O (runtime, controller), and its pure parts: topics,
         // payloads, Home Assistant discovery, configuration.
-        .target(name: "Gateway", dependencies: ["Wire", "JSON", "Timing", "HostCore", "Sensors", "MQTT", "Service", "CYAML", "CNettle"],
+        .target(name: "Gateway", dependencies: ["Wire", "JSON", "Timing", "HostCore", "Sensors", "MQTT", "Service", "CYAML", "CNettle", "ESPHomeAPI"],
                 swiftSettings: optimizeForSize,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-l:libnettle.a"])]),
         // Running as a systemd service: sd_notify, the watchdog schedule, journald log lines.
@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "CoreBluetooth", dependencies: ["Runtime", "HostCore", "Wire"]),
         // A CoreBluetooth app as an iOS developer writes one: heart rate, scan, connect, print.
         .executableTarget(name: "cb-heart-rate", dependencies: ["CoreBluetooth"]),
-        .target(name: "RTStackCLI", dependencies: ["Wire", "JSON", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service", "SecurityCrypto"],
+        .target(name: "RTStackCLI", dependencies: ["Wire", "JSON", "Capture", "Dissector", "HostCore", "Sensors", "RunTracker", "Runtime", "Gateway", "MQTT", "Service", "SecurityCrypto", "ESPHomeAPI"],
                 swiftSettings: optimizeForSize),
         // SwiftPM links executables with --export-dynamic, which puts every Swift symbol in
         // the dynamic symbol table (0.93 MB that `strip` cannot remove); nothing loads rtstack
@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "DissectorTests", dependencies: ["Dissector", "JSON", "Capture", "Wire", "TestSupport"]),
         // The CLI's own: commands run in-process, options, output, the live view, the gateway's
         // control socket and options.
-        .testTarget(name: "RTStackCLITests", dependencies: ["RTStackCLI", "Capture", "Dissector", "Gateway", "HostCore", "MQTT", "RunTracker", "Runtime", "Sensors", "Service", "TestSupport", "Wire"]),
+        .testTarget(name: "RTStackCLITests", dependencies: ["RTStackCLI", "Capture", "Dissector", "ESPHomeAPI", "Gateway", "HostCore", "MQTT", "RunTracker", "Runtime", "Sensors", "Service", "TestSupport", "Wire"]),
         .testTarget(name: "SecurityTests", dependencies: ["HostCore", "SecurityCrypto", "Runtime", "Wire", "TestSupport"]),
         .testTarget(name: "HostCoreTests", dependencies: ["HostCore", "Timing", "SecurityCrypto", "Wire", "TestSupport"]),
         .testTarget(name: "RunTrackerTests", dependencies: ["RunTracker", "HostCore", "Sensors", "Wire", "TestSupport"]),
@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "Timing", "TestSupport"]),
         .testTarget(name: "ServiceTests", dependencies: ["Service"]),
         .testTarget(name: "ESPHomeAPITests", dependencies: ["ESPHomeAPI", "TestSupport"]),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Wire", "TestSupport"]),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HostCore", "Sensors", "MQTT", "Wire", "ESPHomeAPI", "TestSupport"]),
         .testTarget(name: "CoreBluetoothTests", dependencies: ["CoreBluetooth", "Runtime", "HostCore", "Wire", "TestSupport"]),
         // The iOS-shaped CoreBluetooth apps (Foundation and CoreBluetooth only), shared by the
         // integration tests and cb-apps, which runs them as a program where a test process cannot

@@ -133,9 +133,48 @@ import Wire
         } catch {
             #expect(error.errors.map(\.description) == [
                 "adapters: no adapter: give one in the file (adapters: [hci0]) or with --adapter",
-                "mqtt.url: no broker: give one in the file (mqtt: {url: mqtt://HOST}) or with --mqtt",
+                "mqtt.url: no broker: give one in the file (mqtt: {url: mqtt://HOST}) or with --mqtt "
+                    + "(or serve Home Assistant's Bluetooth proxy API instead: --esphome :6053)",
                 "line 3: devices[1].name: 'a' is also the name of devices[0]",
             ])
+        }
+    }
+}
+
+/// The `esphome:` section (Home Assistant's Bluetooth proxy) in the file and on the command line.
+@Suite struct ESPHomeConfigurationTests {
+    static let key = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="
+
+    @Test func aProxyWithoutABrokerIsAWholeConfigurationAndConnectsNothingOfItsOwn() throws {
+        let c = try GatewayConfigurationReader.read(yaml: """
+            adapters: [hci0]
+            esphome:
+              listen: ":6053"
+              key: \(Self.key)
+              name: garage-proxy
+            """, commandLine: [:])
+        #expect(c.esphome.listen == ":6053")
+        #expect(c.esphome.key?.bytes.first == 1)
+        #expect(c.esphome.name == "garage-proxy")
+        #expect(c.mqtt.broker == nil)
+        #expect(DeviceEntry.entries(of: c).isEmpty, "the proxy's clients decide what is connected")
+        var withBroker = c
+        withBroker.mqtt.broker = try GatewayConfigurationReader.read(yaml: nil, commandLine: ["adapter": ["hci0"], "mqtt": ["mqtt://b"]]).mqtt.broker
+        #expect(!DeviceEntry.entries(of: withBroker).isEmpty, "with a broker, the run session's sensors as before")
+    }
+
+    @Test func theCommandLineOptionsSetTheSameAndABadKeyOrPortIsSaidWithWhatToDo() throws {
+        let c = try GatewayConfigurationReader.read(yaml: nil, commandLine: ["adapter": ["hci0"], "esphome": ["127.0.0.1:6053"],
+                                                                             "esphome-name": ["p"]])
+        #expect(c.esphome.listen == "127.0.0.1:6053" && c.esphome.name == "p" && c.esphome.key == nil)
+        do {
+            _ = try GatewayConfigurationReader.read(yaml: nil, commandLine: ["adapter": ["hci0"], "esphome": ["localhost:x"],
+                                                                             "esphome-key": ["AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="]])
+            Issue.record("accepted")
+        } catch {
+            let text = error.errors.map(\.description).joined(separator: "\n")
+            #expect(text.contains("wants [HOST:]PORT"), "\(text)")
+            #expect(text.contains("the all-zero encryption key"), "\(text)")
         }
     }
 }
@@ -157,6 +196,7 @@ import Wire
             "mqtt-key": "/etc/k.pem", "mqtt-prefix": "home/ble", "mqtt-qos": "0", "mqtt-retain": "true",
             "mqtt-keepalive": "60", "mqtt-queue-limit": "99", "mqtt-discovery": "false", "mqtt-discovery-prefix": "ha",
             "passive": "eddystone", "control-socket": "/run/rtstack/g.sock", "control-mode": "0600", "control-group": "rtstack",
+            "esphome": ":6053", "esphome-key": "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=", "esphome-name": "garage-proxy",
         ]
         #expect(Set(samples.keys) == Set(GatewaySettings.all.map(\.option)))
         for s in GatewaySettings.all {

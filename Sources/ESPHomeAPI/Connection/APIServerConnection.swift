@@ -39,6 +39,9 @@ public struct APIServerConnection {
     public private(set) var clientAPIVersion: (major: UInt32, minor: UInt32) = (0, 0)
     /// Why the connection ends, once it does: the log line. Nothing is read after it is set.
     public private(set) var closeReason: String?
+    /// The client ended the connection with ESPHome's DisconnectRequest: the close is routine,
+    /// not a fault worth a warning.
+    public private(set) var endedByClient = false
 
     /// `key`: only Noise clients holding it are accepted; nil: plaintext only, as ESPHome.
     /// `ephemeralPrivateKey`: for tests; a new connection otherwise draws 32 random bytes.
@@ -72,6 +75,12 @@ public struct APIServerConnection {
                 if let request = try handle(frame) { requests.append(request) }
             } catch let error as APIFramingError {
                 failFraming(error)
+            } catch let error as NoiseError where session != nil {
+                // Past the handshake the key is known good: a tag that fails is a message altered
+                // on the way (or sent by someone other than the session's client).
+                close(because: error == .authenticationFailed
+                      ? "an encrypted message does not authenticate: it was altered on the way, or the session is not the sender's"
+                      : error.description)
             } catch let error as NoiseError {
                 reject(error)
             } catch let error as ClientMessage.DecodeError {
@@ -210,6 +219,7 @@ public struct APIServerConnection {
             return nil
         case (.awaitingHello, .disconnect):
             write(ServerMessage.disconnectResponse.frame)
+            endedByClient = true
             close(because: "the client disconnected before its hello")
             return nil
         case (.awaitingHello, _):
@@ -229,6 +239,7 @@ public struct APIServerConnection {
             return nil
         case (.ready, .disconnect):
             write(ServerMessage.disconnectResponse.frame)
+            endedByClient = true
             close(because: "the client disconnected")
             return nil
         case (.ready, .deviceInfo):

@@ -17,6 +17,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var devices: [DeviceRule] = []
     public var passive = PassiveFormats()
     public var control = ControlSettings()
+    public var esphome = ESPHomeSettings()
 
     public init() {}
 
@@ -69,8 +70,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
         if adapters.isEmpty {
             out.append(ConfigurationError(.whole, "adapters", "no adapter: give one in the file (adapters: [hci0]) or with --adapter"))
         }
-        if mqtt.broker == nil {
-            out.append(ConfigurationError(.whole, "mqtt.url", "no broker: give one in the file (mqtt: {url: mqtt://HOST}) or with --mqtt"))
+        if mqtt.broker == nil && esphome.listen == nil {
+            out.append(ConfigurationError(.whole, "mqtt.url", "no broker: give one in the file (mqtt: {url: mqtt://HOST}) or with --mqtt "
+                                          + "(or serve Home Assistant's Bluetooth proxy API instead: --esphome :6053)"))
         }
         if mqtt.password != nil && mqtt.passwordFile != nil {
             out.append(ConfigurationError(.whole, "mqtt", "both password and password_file are given; keep one"))

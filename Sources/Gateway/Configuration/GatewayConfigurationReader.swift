@@ -4,7 +4,7 @@
 /// and `--passive` replace its lists, and `--device` entries are added to its devices.
 public enum GatewayConfigurationReader {
     /// The file's top-level keys.
-    static let sections = ["gateway", "adapters", "backend", "mqtt", "control", "devices", "passive"]
+    static let sections = ["gateway", "adapters", "backend", "mqtt", "control", "esphome", "devices", "passive"]
 
     /// Parses the file's text; the configuration so far and every problem found.
     public static func parse(yaml text: String, into configuration: inout GatewayConfiguration) -> [ConfigurationError] {
@@ -20,7 +20,7 @@ public enum GatewayConfigurationReader {
         }
         for (key, value, line) in keys(of: top, path: "", known: sections, errors: &errors) {
             switch key {
-            case "gateway", "mqtt", "control":
+            case "gateway", "mqtt", "control", "esphome":
                 guard case .mapping(let pairs, _) = value else {
                     errors.append(ConfigurationError(.file(line: line), key, "wants a mapping, got \(value.kindName)"))
                     continue

@@ -178,6 +178,18 @@ public enum GatewaySettings {
                 }
             }
         },
+        GatewaySetting(path: "esphome.listen", option: "esphome", valueName: "[HOST:]PORT",
+                       help: "serve Home Assistant's Bluetooth proxy API (ESPHome's, port 6053); --mqtt is optional then", isList: false) { c, v in
+            scalar(v, ESPHomeSettings.parseListen) { c.esphome.listen = $0 }
+        },
+        GatewaySetting(path: "esphome.key", option: "esphome-key", valueName: "BASE64",
+                       help: "the API encryption key (32 bytes, as ESPHome's api: encryption: key:); without it, plaintext", isList: false) { c, v in
+            scalar(v, ESPHomeSettings.parseKey) { c.esphome.key = $0 }
+        },
+        GatewaySetting(path: "esphome.name", option: "esphome-name", valueName: "NAME",
+                       help: "the proxy's node name in Home Assistant (default: the host name)", isList: false) { c, v in
+            scalar(v, text) { c.esphome.name = $0 }
+        },
     ]
 
     /// The device keys as a Markdown table (Docs/gateway.md).

@@ -12,8 +12,12 @@ public enum DeviceEntry: Sendable, Equatable {
 
     /// The entries of a configuration: its devices, or the session's three roles when it names
     /// none.
+    /// Without devices, the run session's sensor kinds — unless the gateway is only a Bluetooth
+    /// proxy (ESPHome's API and no broker): then its clients decide what is connected.
     public static func entries(of configuration: GatewayConfiguration) -> [DeviceEntry] {
-        configuration.devices.isEmpty ? SensorRole.allCases.map { .role($0) } : configuration.devices.map { .rule($0) }
+        guard configuration.devices.isEmpty else { return configuration.devices.map { .rule($0) } }
+        if configuration.esphome.listen != nil && configuration.mqtt.broker == nil { return [] }
+        return SensorRole.allCases.map { .role($0) }
     }
 
     /// What the entry is (in a reload, an entry that is the same keeps its devices): the rule

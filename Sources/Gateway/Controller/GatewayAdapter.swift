@@ -26,6 +26,8 @@ final class GatewayAdapter {
     var slotReason: String?
     /// The scan the gateway asked of its host.
     var scanning = false
+    /// Whether that scan is active (scan requests) or passive (a proxy client's choice).
+    var scanActive = true
     /// The status last published.
     var lastStatus: AdapterStatusReport?
 

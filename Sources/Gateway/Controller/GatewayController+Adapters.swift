@@ -33,6 +33,7 @@ extension GatewayController {
         a.reset()
         a.phase = .down(reason)
         failPending(adapter: index, reason: "\(a.name) was lost: \(reason)", at: now)
+        proxy?.adapterClosed(index)
         var moved: [GatewayDevice] = []
         for d in devices where d.adapter == index {
             d.placement = .unplaced

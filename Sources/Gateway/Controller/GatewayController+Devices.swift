@@ -135,11 +135,15 @@ extension GatewayController {
     /// Scans on every adapter that is up while a device is missing (an entry with room, a
     /// device without an adapter) or advertisements are published; not while shutting down.
     func updateScanning(at now: HostTime) {
-        let wanted = !isShuttingDown && wantsScan
+        let wanted = !isShuttingDown && (wantsScan || proxy?.wantsScan == true)
+        // Active unless only the proxy wants the scan and its client chose passive.
+        var scan = ScanConfiguration()
+        if let proxy, proxy.wantsScan, !wantsScan { scan.active = proxy.mode == .active }
         for a in adapters where a.isUp {
-            if wanted && !a.scanning {
-                a.host?.startScan(ScanConfiguration(), at: now)
+            if wanted && (!a.scanning || a.scanActive != scan.active) {
+                a.host?.startScan(scan, at: now)
                 a.scanning = true
+                a.scanActive = scan.active
             } else if !wanted && a.scanning {
                 a.host?.stopScan(at: now)
                 a.scanning = false

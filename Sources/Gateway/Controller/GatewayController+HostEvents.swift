@@ -5,6 +5,10 @@ extension GatewayController {
     public func hostEvent(_ event: HostEvent, adapter index: Int, at now: HostTime) {
         guard adapters.indices.contains(index), let host = adapters[index].host else { return }
         let a = adapters[index]
+        if proxyHostEvent(event, adapter: index, at: now) {
+            if isShuttingDown { finishShutdownIfDone(at: now) }
+            return
+        }
         switch event {
         case .controllerReady(let info):
             controllerReady(a, info: info, at: now)

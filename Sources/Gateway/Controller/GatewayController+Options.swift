@@ -19,6 +19,8 @@ extension GatewayController {
         public var shutdownTimeout: HostTime = HostDuration.seconds(3)
         /// An unchanged passive value is published again after this long.
         public var passiveRepeat: HostTime = HostDuration.seconds(60)
+        /// Serve the Home Assistant Bluetooth proxy (`proxyRequest`): ESPHome's API is on.
+        public var servesProxy = false
 
         public init(gatewayID: String, version: String, cipher: (any BTHomeCipher)? = nil, cache: GATTCacheStore? = nil,
                     wallClock: @escaping () -> Double) {

@@ -21,6 +21,7 @@ extension GatewayController {
             applied.mqtt = kept
         }
         if new.control != configuration.control { notes.append("control"); applied.control = configuration.control }
+        if new.esphome != configuration.esphome { notes.append("esphome"); applied.esphome = configuration.esphome }
         if new.backend != configuration.backend { notes.append("backend"); applied.backend = configuration.backend }
         if new.stateDirectory != configuration.stateDirectory { notes.append("gateway.state_dir"); applied.stateDirectory = configuration.stateDirectory }
 

@@ -17,6 +17,7 @@ extension GatewayController {
         for d in devices {
             if let a = d.adapter, let link = d.link { adapters[a].host?.disconnect(link, at: now) }
         }
+        proxy?.releaseAll(in: proxyEnvironment, at: now)
         finishShutdownIfDone(at: now)
     }
 

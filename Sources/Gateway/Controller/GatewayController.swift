@@ -28,6 +28,8 @@ public final class GatewayController {
     var linkOwners = LinkOwners()
     var pending = PendingOperations()
     var controlSubscriptions = ControlSubscriptions()
+    /// The Home Assistant Bluetooth proxy, when the gateway serves ESPHome's API.
+    var proxy: BluetoothProxy?
 
     var messages: [MQTTMessage] = []
     var controlOutput: [(client: Int, line: String)] = []
@@ -55,6 +57,7 @@ public final class GatewayController {
                                            softwareVersion: options.version)
         entries = DeviceEntry.entries(of: configuration)
         for (i, e) in entries.enumerated() { addFixedDevice(of: e, entry: i) }
+        if options.servesProxy { proxy = BluetoothProxy() }
     }
 
     // MARK: Pulled outputs
@@ -87,11 +90,13 @@ public final class GatewayController {
 
     // MARK: Status
 
-    /// For logs and `systemctl status`: "3 of 4 devices connected, 2 of 2 adapters up".
+    /// For logs and `systemctl status`: "3 of 4 devices connected, 2 of 2 adapters up" (and
+    /// ", 1 Bluetooth proxy link" when the gateway is a proxy).
     public var statusLine: String {
         let wanted = devices.filter { $0.entry >= 0 && $0.placement != .passive }
         return "\(wanted.filter(\.isUp).count) of \(wanted.count) devices connected, "
             + "\(adapters.filter(\.isUp).count) of \(adapters.count) adapters up"
+            + (proxy.map { ", \($0.links.count) Bluetooth proxy link\($0.links.count == 1 ? "" : "s")" } ?? "")
     }
 
     /// Links on every adapter (queued, connecting or connected).
@@ -133,6 +138,6 @@ public final class GatewayController {
 
     /// Links placed on an adapter (queued, connecting, connected).
     func linksPlaced(on adapter: Int) -> Int {
-        linkOwners.placed(on: adapter)
+        linkOwners.placed(on: adapter) + (proxy?.linkCount(on: adapter) ?? 0)
     }
 }

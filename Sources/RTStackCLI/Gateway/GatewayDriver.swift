@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ESPHomeAPI
 import Gateway
 import HostCore
 import MQTT
@@ -51,6 +52,8 @@ final class GatewayDriver: EventLoopDriver {
         case mqtt(fd: Int32)
         case controlListener
         case controlClient(Int)
+        case esphomeListener
+        case esphomeClient(Int)
         case hangup
     }
 
@@ -60,9 +63,12 @@ final class GatewayDriver: EventLoopDriver {
     private let context: EventLoopContext<GatewayDriver>
     let runtime: GatewayRuntime
     private var controller: GatewayController { runtime.controller }
-    private let mqtt: MQTTClient
+    /// nil: no broker (a gateway that is only a Bluetooth proxy).
+    private let mqtt: MQTTClient?
     private var adapters: [AdapterRuntime]
     private let control: ControlServer?
+    private let esphome: ESPHomeServer?
+    private let announcer: ESPHomeAnnouncer?
     private let hangup: HangupWatcher?
     private let notifier: ServiceNotifier?
     private var watchdog: WatchdogSchedule?
@@ -75,11 +81,15 @@ final class GatewayDriver: EventLoopDriver {
 
     struct Parts {
         var controller: GatewayController
-        var mqtt: MQTTClient
+        var mqtt: MQTTClient?
         var adapters: [AdapterRuntime]
         /// Adapters opened before the loop started (so that errors reached the user at once).
         var opened: [Int: any AdapterIO]
         var control: ControlServer?
+        /// ESPHome's native API for Home Assistant's Bluetooth proxy clients.
+        var esphome: ESPHomeServer? = nil
+        /// Publishes the API over mDNS while the gateway runs (not for a loopback address).
+        var announcer: ESPHomeAnnouncer? = nil
         var hangup: HangupWatcher?
         var notifier: ServiceNotifier?
         var log: GatewayLog
@@ -96,6 +106,8 @@ final class GatewayDriver: EventLoopDriver {
         mqtt = parts.mqtt
         adapters = parts.adapters
         control = parts.control
+        esphome = parts.esphome
+        announcer = parts.announcer
         hangup = parts.hangup
         notifier = parts.notifier
         log = parts.log
@@ -111,13 +123,20 @@ final class GatewayDriver: EventLoopDriver {
                 runtime.adapterLost(a.index, reason: "could not be opened", at: now)
             }
         }
-        for f in controller.subscriptionFilters {
-            do { try mqtt.subscribe(f) } catch { log.write(.error, "MQTT: cannot subscribe to \(f): \(error)") }
+        if let mqtt {
+            for f in controller.subscriptionFilters {
+                do { try mqtt.subscribe(f) } catch { log.write(.error, "MQTT: cannot subscribe to \(f): \(error)") }
+            }
+            mqtt.start(at: now)
         }
-        mqtt.start(at: now)
         drain(at: now)
         notify { try $0.ready(status: controllerStatus()) }
         log.write(.notice, "gateway \(controller.statusLine); control socket \(control?.path ?? "off")")
+        if let esphome {
+            log.write(.notice, "esphome: serving Home Assistant's Bluetooth proxy API on \(esphome.address.text) as '\(esphome.identity.name)'")
+            if let notice = esphome.unencryptedNotice { log.write(.warning, "esphome: " + notice) }
+            if let announcer { log.write(.notice, "esphome: " + announcer.start()) }
+        }
     }
 
     private func start(_ a: AdapterRuntime, io: any AdapterIO, at now: HostTime) {
@@ -139,30 +158,41 @@ final class GatewayDriver: EventLoopDriver {
                 if let p = a.pump, p.settle() { again = true }
             }
             closeFailedAdapters(at: now)
-            controller.mqttStatistics = mqtt.statistics
-            while let e = mqtt.nextEvent() {
-                again = true
-                runtime.brokerEvent(e, broker: "\(mqtt.configuration.broker)", held: mqtt.statistics.queued,
-                                    limit: mqtt.configuration.queueLimit, at: now)
+            if let mqtt {
+                controller.mqttStatistics = mqtt.statistics
+                while let e = mqtt.nextEvent() {
+                    again = true
+                    runtime.brokerEvent(e, broker: "\(mqtt.configuration.broker)", held: mqtt.statistics.queued,
+                                        limit: mqtt.configuration.queueLimit, at: now)
+                }
             }
             let messages = controller.takeMessages()
-            for m in messages {
-                do { try mqtt.publish(m) } catch { log.write(.error, "MQTT: not published to \(m.topic): \(error)") }
+            if let mqtt {
+                for m in messages {
+                    do { try mqtt.publish(m) } catch { log.write(.error, "MQTT: not published to \(m.topic): \(error)") }
+                }
+                // The round's messages in one write; the broker's acknowledgements read on this turn.
+                mqtt.flush(at: now)
+                if !messages.isEmpty || mqtt.hasEvents { again = true }
             }
-            // The round's messages in one write; the broker's acknowledgements read on this turn.
-            mqtt.flush(at: now)
-            if !messages.isEmpty || mqtt.hasEvents { again = true }
             for (client, line) in controller.takeControlOutput() {
                 if control?.send(client, line) == false { controller.controlClosed(client: client, at: now) }
+            }
+            if let esphome {
+                for (client, message) in controller.takeProxyOutput() where !esphome.send(message, to: client) {
+                    controller.proxyClientClosed(client: client, at: now)
+                    again = true
+                }
+                for (level, text) in esphome.takeLog() { log.write(level, "esphome: " + text) }
             }
             for (level, text) in controller.takeLog() { log.write(level, text) }
             rounds += 1
             if !again { break }
         } while rounds < 64
-        if runtime.shouldStopBroker(connected: mqtt.state == .connected, queued: mqtt.statistics.queued, at: now) {
-            mqtt.stop(at: now)
+        if runtime.shouldStopBroker(connected: mqtt?.state == .connected, queued: mqtt?.statistics.queued ?? 0, at: now) {
+            mqtt?.stop(at: now)
         }
-        if runtime.shouldEndLoop(brokerStopped: mqtt.state == .stopped, at: now) { context.stop() }
+        if runtime.shouldEndLoop(brokerStopped: mqtt.map { $0.state == .stopped } ?? true, at: now) { context.stop() }
         let status = controllerStatus()
         if status != lastStatusText {
             lastStatusText = status
@@ -171,7 +201,7 @@ final class GatewayDriver: EventLoopDriver {
     }
 
     private func controllerStatus() -> String {
-        controller.statusLine + ", broker " + (mqtt.state == .connected ? "connected" : "away")
+        controller.statusLine + (mqtt.map { ", broker " + ($0.state == .connected ? "connected" : "away") } ?? "")
     }
 
     /// Adapters that were lost (transport ended) or whose controller could not be brought up
@@ -221,8 +251,13 @@ final class GatewayDriver: EventLoopDriver {
             p.collectDescriptors(into: &scratch)
             for w in scratch { add(w.fd, w.events, .adapter(a.index, token: w.token), to: &list) }
         }
-        if let fd = mqtt.fileDescriptor {
+        if let mqtt, let fd = mqtt.fileDescriptor {
             add(fd, mqtt.pollEvents, .mqtt(fd: fd), to: &list)
+        }
+        if let esphome {
+            for d in esphome.descriptors() {
+                add(d.fd, d.events, d.client.map { .esphomeClient($0) } ?? .esphomeListener, to: &list)
+            }
         }
         if let control {
             for d in control.descriptors() {
@@ -244,7 +279,7 @@ final class GatewayDriver: EventLoopDriver {
             adapters.first { $0.index == index }?.pump?.descriptorReady(inner, events: events, at: now)
         case .mqtt(let fd):
             // The client may have reconnected on another descriptor during this turn.
-            guard mqtt.fileDescriptor == fd else { break }
+            guard let mqtt, mqtt.fileDescriptor == fd else { break }
             if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { mqtt.handleReadable(at: now) }
             if events & Int16(POLLOUT) != 0, mqtt.fileDescriptor == fd { mqtt.handleWritable(at: now) }
         case .controlListener:
@@ -254,6 +289,13 @@ final class GatewayDriver: EventLoopDriver {
             let (lines, closed) = control.read(id, events: events)
             for line in lines { controller.controlRequest(line, client: id, at: now) }
             if closed { controller.controlClosed(client: id, at: now) }
+        case .esphomeListener:
+            esphome?.accept(at: now)
+        case .esphomeClient(let id):
+            guard let esphome else { break }
+            let (requests, closed) = esphome.read(id, events: events, at: now)
+            for r in requests { controller.proxyRequest(r, client: id, shortUUIDs: esphome.acceptsShortUUIDs(id), at: now) }
+            if closed { controller.proxyClientClosed(client: id, at: now) }
         case .hangup:
             if hangup?.takeRequest() == true { reload(at: now) }
         }
@@ -263,7 +305,8 @@ final class GatewayDriver: EventLoopDriver {
     var nextDeadline: HostTime? {
         var d = EarliestDeadline(runtime.nextDeadline)
         for a in adapters { d.consider(a.pump?.nextDeadline) }
-        d.consider(mqtt.nextHostDeadline)
+        d.consider(mqtt?.nextHostDeadline)
+        d.consider(esphome?.nextDeadline)
         d.consider(watchdog?.nextPingAt)
         return d.time
     }
@@ -276,7 +319,10 @@ final class GatewayDriver: EventLoopDriver {
             if let a = adapters.first(where: { $0.index == i }) { reopen(a) }
         }
         if let d = controller.nextDeadline, d <= now { controller.advanceTime(to: now) }
-        if let m = mqtt.nextHostDeadline, now >= m { mqtt.handleTimeout(at: now) }
+        if let mqtt, let m = mqtt.nextHostDeadline, now >= m { mqtt.handleTimeout(at: now) }
+        if let esphome, let e = esphome.nextDeadline, e <= now {
+            for id in esphome.advanceTime(to: now) { controller.proxyClientClosed(client: id, at: now) }
+        }
         if var w = watchdog, w.isDue(at: now) {
             notify { try $0.watchdog() }
             w.pinged(at: now)
@@ -288,6 +334,12 @@ final class GatewayDriver: EventLoopDriver {
     func shutdownRequested(at now: HostTime) -> Bool {
         log.write(.notice, "stopping: disconnecting \(controller.linkCount) link(s)")
         notify { try $0.stopping() }
+        if let esphome {
+            // Home Assistant's clients are told the proxy goes (ESPHome's DisconnectRequest); their
+            // links end with the gateway's own.
+            for id in esphome.clients.keys.sorted() { controller.proxyClientClosed(client: id, at: now) }
+            esphome.closeAll(because: "the gateway is stopping")
+        }
         controller.beginShutdown(at: now)
         drain(at: now)
         return false
@@ -296,6 +348,8 @@ final class GatewayDriver: EventLoopDriver {
     func loopEnding(_ outcome: EventLoopOutcome) {
         for a in adapters { if let p = a.pump { _ = p.close(after: nil) } }
         control?.close()
+        esphome?.closeAll(because: "the gateway stopped")
+        announcer?.stop()
         if case .interrupted = outcome { result.set(.success) }
         if case .pollFailed(let code) = outcome {
             log.write(.error, "poll failed: \(String(cString: strerror(code)))")

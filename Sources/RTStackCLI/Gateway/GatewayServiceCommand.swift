@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Capture
+import ESPHomeAPI
 import Gateway
 import HostCore
 import MQTT
@@ -14,8 +15,8 @@ import Wire
 enum GatewayServiceCommand {
     static let spec = CommandSpec(
         name: "gateway",
-        usage: "rtstack gateway --adapter ADAPTER[,ADAPTER…] --mqtt mqtt://HOST[:PORT] [--config FILE] [--device KEY=VALUE,…]... [--trace] [--capture FILE] [--log-level LEVEL] [--address random|public|rpa] [SETTINGS]",
-        summary: "Keep sensors connected on one or more adapters and publish them to MQTT (Home Assistant discovery, a control socket).",
+        usage: "rtstack gateway --adapter ADAPTER[,ADAPTER…] {--mqtt mqtt://HOST[:PORT] | --esphome [HOST:]PORT} [--config FILE] [--device KEY=VALUE,…]... [--trace] [--capture FILE] [--log-level LEVEL] [--address random|public|rpa] [SETTINGS]",
+        summary: "Keep sensors connected on one or more adapters and publish them to MQTT (Home Assistant discovery, a control socket); be Home Assistant's Bluetooth proxy (ESPHome's API).",
         options: GatewayOptions.specs + AdapterOptions.specs.filter { [OptionKey.trace, .capture, .logLevel, .address].map(\.rawValue).contains($0.name) },
         details: """
         Every setting of the configuration file is also an option (Docs/gateway.md has both).
@@ -25,6 +26,11 @@ enum GatewayServiceCommand {
         Several adapters (--adapter hci0,tcp:127.0.0.1:9000): a link goes to an adapter with a
         free connection slot that hears the device best; slots are learned from the controllers'
         refusals; a lost adapter's links move to the others, and it is opened again when it is back.
+        --esphome [HOST:]PORT also serves ESPHome's native API (port 6053), so Home Assistant uses
+        the gateway as a Bluetooth proxy: advertisements, and connections on the adapters' free
+        slots; --esphome-key BASE64 (32 bytes, `openssl rand -base64 32`) accepts only clients
+        holding it. With --esphome, --mqtt is optional; without --mqtt and devices, the gateway
+        connects nothing of its own accord.
         SIGHUP reloads the configuration (unchanged devices keep their links); SIGTERM or Ctrl-C
         disconnects every link, publishes offline and ends. Runs under systemd with Type=notify and
         the watchdog (Docs/systemd/rtstack-gateway.service).
@@ -49,12 +55,14 @@ enum GatewayServiceCommand {
         let log = GatewayLog(line: LogLine.detect(), threshold: logLevel, err: console.err)
         let setup = try Setup(configuration: configuration, args: args, console: console)
 
-        let mqtt: MQTTClient
-        do {
-            mqtt = try MQTTClient(configuration: setup.mqttConfiguration)
-        } catch {
-            console.err.line("rtstack: MQTT: \(error)")
-            return .adapter
+        var mqtt: MQTTClient?
+        if let configuration = setup.mqttConfiguration {
+            do {
+                mqtt = try MQTTClient(configuration: configuration)
+            } catch {
+                console.err.line("rtstack: MQTT: \(error)")
+                return .adapter
+            }
         }
         var opened: [Int: any AdapterIO] = [:]
         var problems: [String] = []
@@ -82,6 +90,22 @@ enum GatewayServiceCommand {
                 return .failure
             }
         }
+        var esphome: ESPHomeServer?
+        var announcer: ESPHomeAnnouncer?
+        if let (endpoint, identity) = setup.esphome {
+            do {
+                let server = try ESPHomeServer(endpoint: endpoint, identity: identity, key: configuration.esphome.key)
+                esphome = server
+                if !server.address.isLoopback {
+                    announcer = ESPHomeAnnouncer(announcement: ESPHomeAnnouncement(
+                        identity: identity, port: server.port, encrypted: configuration.esphome.key != nil, network: ESPHomeAnnouncer.currentNetwork()))
+                }
+            } catch {
+                for (_, io) in opened { io.close() }
+                console.err.line("rtstack: \(error)")
+                return .failure
+            }
+        }
         let notifier: ServiceNotifier?
         do {
             notifier = try ServiceNotifier.fromEnvironment()
@@ -96,7 +120,7 @@ enum GatewayServiceCommand {
         let reread = setup.reloader
         let makeAdapter = setup.adapterMaker
         let parts = GatewayDriver.Parts(controller: controller, mqtt: mqtt, adapters: setup.adapters, opened: opened, control: control,
-                                        hangup: hangup, notifier: notifier, log: log, reloader: reread,
+                                        esphome: esphome, announcer: announcer, hangup: hangup, notifier: notifier, log: log, reloader: reread,
                                         makeAdapter: makeAdapter, result: result)
         let loop: EventLoop<GatewayDriver>
         do {
@@ -121,7 +145,10 @@ enum GatewayServiceCommand {
     struct Setup {
         var gatewayID: String
         var adapters: [GatewayDriver.AdapterRuntime]
-        var mqttConfiguration: MQTTClientConfiguration
+        /// nil: no broker (`--esphome` without `--mqtt`).
+        var mqttConfiguration: MQTTClientConfiguration?
+        /// Where ESPHome's API listens and what the proxy says it is; nil: not served.
+        var esphome: (ESPHomeEndpoint, ProxyIdentity)?
         var controllerOptions: GatewayController.Options
         var reloader: () -> Result<GatewayConfiguration, GatewayProblem>
         var adapterMaker: (String, Int) -> GatewayDriver.AdapterRuntime?
@@ -159,20 +186,40 @@ enum GatewayServiceCommand {
             adapters = list
             adapterMaker = make
 
-            guard let broker = c.mqtt.broker else { throw UsageError("no broker: give one with --mqtt mqtt://HOST") }
-            var password = c.mqtt.password
-            if let file = c.mqtt.passwordFile {
-                do { password = try ConfigurationFile.password(file) } catch { throw UsageError("mqtt.password_file: \(error.description)") }
+            if let broker = c.mqtt.broker {
+                var password = c.mqtt.password
+                if let file = c.mqtt.passwordFile {
+                    do { password = try ConfigurationFile.password(file) } catch { throw UsageError("mqtt.password_file: \(error.description)") }
+                }
+                let topics = GatewayTopics(prefix: c.mqtt.topicPrefix, gatewayID: gatewayID)
+                let mqtt = MQTTClientConfiguration(
+                    broker: broker, clientID: c.mqtt.clientID ?? "rtstack-" + gatewayID, username: c.mqtt.username, password: password,
+                    caFile: c.mqtt.caFile, certificateFile: c.mqtt.certificateFile, keyFile: c.mqtt.keyFile, keepAlive: c.mqtt.keepAlive,
+                    availability: .init(topic: topics.availability), queueLimit: c.mqtt.queueLimit)
+                if let p = mqtt.problem { throw UsageError("mqtt: \(p)") }
+                mqttConfiguration = mqtt
+            } else if c.esphome.listen == nil {
+                throw UsageError("no broker: give one with --mqtt mqtt://HOST (or serve Home Assistant's Bluetooth proxy API: --esphome :6053)")
             }
-            let topics = GatewayTopics(prefix: c.mqtt.topicPrefix, gatewayID: gatewayID)
-            mqttConfiguration = MQTTClientConfiguration(
-                broker: broker, clientID: c.mqtt.clientID ?? "rtstack-" + gatewayID, username: c.mqtt.username, password: password,
-                caFile: c.mqtt.caFile, certificateFile: c.mqtt.certificateFile, keyFile: c.mqtt.keyFile, keepAlive: c.mqtt.keepAlive,
-                availability: .init(topic: topics.availability), queueLimit: c.mqtt.queueLimit)
-            if let p = mqttConfiguration.problem { throw UsageError("mqtt: \(p)") }
-            controllerOptions = GatewayController.Options(gatewayID: gatewayID, version: RTStackCLI.version, cipher: NettleAESCCM(),
-                                                          cache: CacheBridge(FileGATTCache(directory: state)),
-                                                          wallClock: Self.wallClock)
+            if let listen = c.esphome.listen {
+                let endpoint: ESPHomeEndpoint
+                do throws(ESPHomeServerError) {
+                    endpoint = try ESPHomeEndpoint(parsing: listen)
+                } catch {
+                    throw UsageError(error.description)
+                }
+                // The address Home Assistant knows the proxy by: the first adapter's own random
+                // static address, kept in the state directory, so it is the same on every start.
+                let mac = state.ownRandomStaticAddress(file: "address").string
+                let name = c.esphome.name ?? Self.hostName()
+                esphome = (endpoint, ProxyIdentity(name: name, friendlyName: name, macAddress: mac, bluetoothMACAddress: mac,
+                                                   serverInfo: "rtstack \(RTStackCLI.version)", features: GatewayController.proxyFeatures))
+            }
+            var options = GatewayController.Options(gatewayID: gatewayID, version: RTStackCLI.version, cipher: NettleAESCCM(),
+                                                    cache: CacheBridge(FileGATTCache(directory: state)),
+                                                    wallClock: Self.wallClock)
+            options.servesProxy = esphome != nil
+            controllerOptions = options
             let path = args.value(.config)
             var values = args.values
             values["config"] = nil

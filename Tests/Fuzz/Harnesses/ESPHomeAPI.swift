@@ -3,12 +3,18 @@
 // decoder, and the connection's answers.
 //
 // Input: [mode] rest…
-//   mode bit 7 set: [type lo][type hi] body… — one message body decoded as that type.
+//   mode bits 7 and 6 set: an encrypted session. The harness is the client holding the key
+//   (NoiseInitiator): it completes the handshake, sends a valid hello when bit 0 is set, then
+//   each [length lo][length hi] message… of the rest encrypted as one Noise frame: the bytes
+//   the proxy decrypts (type-and-length header included, or not) are the fuzzer's, which random
+//   ciphertext never reaches.
+//   mode bit 7 set (bit 6 clear): [type lo][type hi] body… — one message body decoded as that type.
 //   else: bit 0 = the proxy has a key (Noise) or not (plaintext); bits 1–6 + 1 = the size of
 //   the pieces the stream arrives in. The stream is fed once whole and once in pieces.
 // Checks: no trap; the split changes neither the requests that come out, nor the bytes the
 // proxy writes, nor whether and why it closes; a closed connection yields nothing more; every
-// decode error has a message; answering each request with the proxy's replies never traps.
+// decode error has a message; answering each request with the proxy's replies never traps; in
+// a session, every frame the proxy writes decrypts for its client into a whole message.
 import ESPHomeAPI
 
 private let identity = ProxyIdentity(name: "fuzz", friendlyName: "fuzz", macAddress: "AA:BB:CC:DD:EE:FF",
@@ -46,10 +52,53 @@ private func reply(to request: ClientMessage) -> ServerMessage {
     }
 }
 
+private let initiatorEphemeral = [UInt8](repeating: 0x24, count: 32)
+/// HelloRequest { client_info = "fuzz"; api_version_major = 1; api_version_minor = 12 }
+private let hello = APIFrame(type: 1, payload: [0x0A, 0x04, 0x66, 0x75, 0x7A, 0x7A, 0x10, 0x01, 0x18, 0x0C])
+
+/// The encrypted session's path: messages the fuzzer writes, encrypted by a client that holds
+/// the proxy's key.
+private func fuzzSession(_ input: inout FuzzInput, sendHello: Bool) {
+    var proxy = APIServerConnection(identity: identity, key: key, ephemeralPrivateKey: ephemeral)
+    var client = NoiseInitiator(key: key, ephemeralPrivateKey: initiatorEphemeral)
+    var requests: [ClientMessage] = []
+    func exchange(_ bytes: [UInt8]) {
+        requests += proxy.receive(bytes)
+        let output = proxy.takeOutput()
+        do {
+            _ = try client.receive(output)
+        } catch {
+            invariant(false, "the proxy wrote \(output.count) bytes its client cannot read: \(error)")
+        }
+    }
+    do {
+        exchange(try client.start())
+        invariant(client.isEstablished, "the handshake with the proxy's own key did not complete")
+        if sendHello { exchange(try client.frame(hello)) }
+        while !input.isAtEnd, proxy.closeReason == nil {
+            exchange(try client.encryptedFrame(input.chunk16(limit: NoiseFraming.maximumDataLength - 16)))
+        }
+    } catch {
+        invariant(false, "the client could not encrypt: \(error)")
+    }
+    if proxy.closeReason != nil {
+        invariant(proxy.receive([0x01, 0x00, 0x00]).isEmpty && proxy.takeOutput().isEmpty, "a closed session went on")
+        return
+    }
+    for request in requests {
+        proxy.send(reply(to: request))
+        exchange([])
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzESPHomeAPI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     let mode = input.u8()
+    if mode & 0xC0 == 0xC0 {
+        fuzzSession(&input, sendHello: mode & 1 != 0)
+        return 0
+    }
     if mode & 0x80 != 0 {
         let frame = APIFrame(type: input.u16(), payload: input.rest())
         do {

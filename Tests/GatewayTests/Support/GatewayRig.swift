@@ -1,3 +1,4 @@
+import ESPHomeAPI
 import HostCore
 import MQTT
 import Wire
@@ -11,14 +12,18 @@ final class GatewayRig {
     var now: HostTime = 1_000_000_000
     private(set) var published: [MQTTMessage] = []
     private(set) var control: [(client: Int, line: String)] = []
+    /// What the Bluetooth proxy sent its API clients (with `proxy: true`).
+    var proxied: [(client: Int, message: ServerMessage)] = []
 
     static let heart = DeviceAddress(BDAddress(string: "C1:00:00:00:00:01")!, type: .randomDevice)
     static let speed = DeviceAddress(BDAddress(string: "C2:00:00:00:00:01")!, type: .randomDevice)
     static let thingy = DeviceAddress(BDAddress(string: "C3:00:00:00:00:01")!, type: .randomDevice)
 
-    init(adapters: Int, configuration: GatewayConfiguration = GatewayConfiguration(), info: ControllerInfo = ControllerInfo()) {
-        var options = GatewayController.Options(gatewayID: "gw", version: "0.1", wallClock: { 1_700_000_000 })
+    init(adapters: Int, configuration: GatewayConfiguration = GatewayConfiguration(), info: ControllerInfo = ControllerInfo(),
+         proxy: Bool = false, cache: GATTCacheStore? = nil) {
+        var options = GatewayController.Options(gatewayID: "gw", version: "0.1", cache: cache, wallClock: { 1_700_000_000 })
         options.placementWindow = HostDuration.milliseconds(500)
+        options.servesProxy = proxy
         controller = GatewayController(configuration: configuration, options: options)
         controller.setAdapters((0..<adapters).map { (name: "hci\($0)", backend: .userChannel) })
         for i in 0..<adapters {
@@ -33,6 +38,7 @@ final class GatewayRig {
     func collect() {
         published += controller.takeMessages()
         control += controller.takeControlOutput()
+        proxied += controller.takeProxyOutput()
         _ = controller.takeLog()
     }
 

@@ -35,7 +35,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -43,6 +42,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from world.control_client import control_request
 
 ROLES = ('heart', 'speed', 'environment')
 # Core Spec v5.4 Vol 3, Part F, §3.4.8: the request opcodes of ATT (a response is expected).
@@ -83,15 +84,7 @@ class World:
         self.kinds = {d['address'].upper(): d['kind'] for d in ready['devices']}
 
     def status(self) -> dict:
-        with socket.create_connection(('127.0.0.1', self.ready['control_port']), timeout=5) as s:
-            s.sendall(b'{"cmd":"status"}\n')
-            data = b''
-            while not data.endswith(b'\n'):
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-        return json.loads(data)
+        return control_request(self.ready['control_port'], {'cmd': 'status'}, timeout=5)
 
     def settle(self) -> None:
         """Waits until the previous client is gone, its links are down and every peripheral

@@ -21,50 +21,56 @@ def emit(**fields: object) -> None:
     print(json.dumps(fields), flush=True)
 
 
-async def run(args: argparse.Namespace) -> int:
-    client = APIClient('127.0.0.1', args.port, None, noise_psk=args.key,
-                       expected_name=args.expect_name, client_info='rtstack test')
+async def observed(body) -> int:
+    """Runs `body()`; then {"done": true}, or its failure as an observation for the test:
+    {"error": class, "message": text} and exit status 1."""
     try:
-        await asyncio.wait_for(client.connect(login=True), 10)
-        info = await asyncio.wait_for(client.device_info(), 10)
-        emit(device_info={
-            'name': info.name, 'friendly_name': info.friendly_name, 'mac_address': info.mac_address,
-            'bluetooth_mac_address': info.bluetooth_mac_address, 'model': info.model,
-            'manufacturer': info.manufacturer, 'esphome_version': info.esphome_version,
-            'feature_flags': info.bluetooth_proxy_feature_flags_compat(client.api_version),
-            'api_version': [client.api_version.major, client.api_version.minor],
-        })
-        entities, services = await asyncio.wait_for(client.list_entities_services(), 10)
-        emit(entities=len(entities), services=len(services))
-        free: asyncio.Future = asyncio.get_running_loop().create_future()
-
-        def on_free(free_slots: int, limit: int, allocated: list[int]) -> None:
-            if not free.done():
-                free.set_result([free_slots, limit, allocated])
-
-        client.subscribe_bluetooth_connections_free(on_free)
-        emit(connections_free=await asyncio.wait_for(free, 10))
-        if args.advertisements:
-            seen: list[dict] = []
-            enough: asyncio.Future = asyncio.get_running_loop().create_future()
-
-            def on_advertisements(batch) -> None:
-                for adv in batch.advertisements:
-                    seen.append({'address': adv.address, 'rssi': adv.rssi,
-                                 'address_type': adv.address_type, 'data': adv.data.hex()})
-                if len(seen) >= args.advertisements and not enough.done():
-                    enough.set_result(None)
-
-            unsubscribe = client.subscribe_bluetooth_le_raw_advertisements(on_advertisements)
-            await asyncio.wait_for(enough, 10)
-            unsubscribe()
-            emit(advertisements=seen)
-        await asyncio.wait_for(client.disconnect(), 10)
+        await body()
         emit(done=True)
         return 0
     except Exception as error:  # every failure is an observation for the test
         emit(error=type(error).__name__, message=str(error))
         return 1
+
+
+async def run(args: argparse.Namespace) -> None:
+    client = APIClient('127.0.0.1', args.port, None, noise_psk=args.key,
+                       expected_name=args.expect_name, client_info='rtstack test')
+    await asyncio.wait_for(client.connect(login=True), 10)
+    info = await asyncio.wait_for(client.device_info(), 10)
+    emit(device_info={
+        'name': info.name, 'friendly_name': info.friendly_name, 'mac_address': info.mac_address,
+        'bluetooth_mac_address': info.bluetooth_mac_address, 'model': info.model,
+        'manufacturer': info.manufacturer, 'esphome_version': info.esphome_version,
+        'feature_flags': info.bluetooth_proxy_feature_flags_compat(client.api_version),
+        'api_version': [client.api_version.major, client.api_version.minor],
+    })
+    entities, services = await asyncio.wait_for(client.list_entities_services(), 10)
+    emit(entities=len(entities), services=len(services))
+    free: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def on_free(free_slots: int, limit: int, allocated: list[int]) -> None:
+        if not free.done():
+            free.set_result([free_slots, limit, allocated])
+
+    client.subscribe_bluetooth_connections_free(on_free)
+    emit(connections_free=await asyncio.wait_for(free, 10))
+    if args.advertisements:
+        seen: list[dict] = []
+        enough: asyncio.Future = asyncio.get_running_loop().create_future()
+
+        def on_advertisements(batch) -> None:
+            for adv in batch.advertisements:
+                seen.append({'address': adv.address, 'rssi': adv.rssi,
+                             'address_type': adv.address_type, 'data': adv.data.hex()})
+            if len(seen) >= args.advertisements and not enough.done():
+                enough.set_result(None)
+
+        unsubscribe = client.subscribe_bluetooth_le_raw_advertisements(on_advertisements)
+        await asyncio.wait_for(enough, 10)
+        unsubscribe()
+        emit(advertisements=seen)
+    await asyncio.wait_for(client.disconnect(), 10)
 
 
 def main() -> int:
@@ -73,7 +79,8 @@ def main() -> int:
     parser.add_argument('--key')
     parser.add_argument('--expect-name')
     parser.add_argument('--advertisements', type=int, default=0)
-    return asyncio.run(run(parser.parse_args()))
+    args = parser.parse_args()
+    return asyncio.run(observed(lambda: run(args)))
 
 
 if __name__ == '__main__':
