@@ -88,10 +88,21 @@ public final class GatewayController {
     // MARK: Status
 
     /// For logs and `systemctl status`: "3 of 4 devices connected, 2 of 2 adapters up".
-    public var statusLine: String {
-        let wanted = devices.filter { $0.entry >= 0 && $0.placement != .passive }
-        return "\(wanted.filter(\.isUp).count) of \(wanted.count) devices connected, "
-            + "\(adapters.filter(\.isUp).count) of \(adapters.count) adapters up"
+    public var statusLine: String { statusCounts.text }
+
+    /// What `statusLine` says, counted without building it: a driver compares these after every
+    /// loop turn and builds the text only when they changed.
+    public var statusCounts: GatewayStatusCounts {
+        var c = GatewayStatusCounts()
+        for d in devices where d.entry >= 0 && d.placement != .passive {
+            c.devices += 1
+            if d.isUp { c.devicesUp += 1 }
+        }
+        for a in adapters {
+            c.adapters += 1
+            if a.isUp { c.adaptersUp += 1 }
+        }
+        return c
     }
 
     /// Links on every adapter (queued, connecting or connected).

@@ -71,7 +71,7 @@ final class GatewayDriver: EventLoopDriver {
     private let makeAdapter: (String, Int) -> AdapterRuntime?
     private let result: ResultBox
     private var owners: [Owner] = []
-    private var lastStatusText = ""
+    private var lastStatus: (GatewayStatusCounts, brokerConnected: Bool)?
 
     struct Parts {
         var controller: GatewayController
@@ -163,10 +163,11 @@ final class GatewayDriver: EventLoopDriver {
             mqtt.stop(at: now)
         }
         if runtime.shouldEndLoop(brokerStopped: mqtt.state == .stopped, at: now) { context.stop() }
-        let status = controllerStatus()
-        if status != lastStatusText {
-            lastStatusText = status
-            notify { try $0.status(status) }
+        // The text only when its figures changed: this runs after every loop turn.
+        let status = (controller.statusCounts, brokerConnected: mqtt.state == .connected)
+        if lastStatus.map({ $0.0 != status.0 || $0.brokerConnected != status.brokerConnected }) ?? true {
+            lastStatus = status
+            notify { try $0.status(controllerStatus()) }
         }
     }
 
@@ -263,7 +264,7 @@ final class GatewayDriver: EventLoopDriver {
     var nextDeadline: HostTime? {
         var d = EarliestDeadline(runtime.nextDeadline)
         for a in adapters { d.consider(a.pump?.nextDeadline) }
-        d.consider(mqtt.nextHostDeadline)
+        d.consider(mqtt.nextDeadline)
         d.consider(watchdog?.nextPingAt)
         return d.time
     }
@@ -276,7 +277,7 @@ final class GatewayDriver: EventLoopDriver {
             if let a = adapters.first(where: { $0.index == i }) { reopen(a) }
         }
         if let d = controller.nextDeadline, d <= now { controller.advanceTime(to: now) }
-        if let m = mqtt.nextHostDeadline, now >= m { mqtt.handleTimeout(at: now) }
+        if let m = mqtt.nextDeadline, now >= m { mqtt.handleTimeout(at: now) }
         if var w = watchdog, w.isDue(at: now) {
             notify { try $0.watchdog() }
             w.pinged(at: now)
