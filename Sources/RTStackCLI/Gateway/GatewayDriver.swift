@@ -141,6 +141,8 @@ final class GatewayDriver: EventLoopDriver {
             closeFailedAdapters(at: now)
             controller.mqttStatistics = mqtt.statistics
             while let e = mqtt.nextEvent() {
+                // A delivery changes nothing else (2.7 a notification): no other round for it.
+                if case .delivered = e { continue }
                 again = true
                 runtime.brokerEvent(e, broker: "\(mqtt.configuration.broker)", held: mqtt.statistics.queued,
                                     limit: mqtt.configuration.queueLimit, at: now)
