@@ -23,11 +23,11 @@ public struct MQTTClientConfiguration: Sendable {
     /// Most messages held while the broker is away or slow (waiting plus unacknowledged).
     /// Beyond it the oldest waiting message is dropped and counted.
     public var queueLimit: Int
-    /// Most messages handed to libmosquitto and not yet acknowledged at once.
+    /// Most messages sent and not yet acknowledged at once.
     public var inFlightLimit: Int
     public var reconnect: Backoff
-    /// Seconds to wait for CONNACK before giving the attempt up.
-    public var connectTimeout: Double
+    /// Nanoseconds to wait for CONNACK before giving the attempt up.
+    public var connectTimeout: UInt64
 
     public struct Availability: Sendable, Hashable {
         public var topic: String
@@ -47,7 +47,7 @@ public struct MQTTClientConfiguration: Sendable {
                 caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil,
                 keepAlive: Int = 30, availability: Availability? = nil, queueLimit: Int = 10_000,
                 inFlightLimit: Int = 64, reconnect: Backoff = .broker,
-                connectTimeout: Double = 10) {
+                connectTimeout: UInt64 = 10_000_000_000) {
         self.broker = broker
         self.clientID = clientID
         self.username = username ?? broker.username
@@ -69,7 +69,7 @@ public struct MQTTClientConfiguration: Sendable {
         if !(5...65535).contains(keepAlive) { return "keep-alive must be 5 to 65535 seconds, got \(keepAlive)" }
         if queueLimit < 1 { return "queue limit must be at least 1, got \(queueLimit)" }
         if !(1...65535).contains(inFlightLimit) { return "in-flight limit must be 1 to 65535, got \(inFlightLimit)" }
-        if connectTimeout <= 0 { return "connect timeout must be positive" }
+        if connectTimeout == 0 { return "connect timeout must be positive" }
         if let a = availability, let p = MQTTMessage.problem(publishingTo: a.topic) { return "availability topic: " + p }
         if caFile != nil && !broker.usesTLS { return "a CA file is given but the broker URL is mqtt:// (use mqtts://)" }
         if (certificateFile == nil) != (keyFile == nil) { return "a client certificate needs both a certificate and a key file" }

@@ -1,12 +1,17 @@
 import Glibc
 
-/// Seconds on CLOCK_MONOTONIC, the time base `MQTTPollLoop` drives its clients with. (The
-/// runtime's own loop converts its nanosecond clock; the client only needs a monotonic number
-/// of seconds.)
+/// CLOCK_MONOTONIC in nanoseconds: the time base `MQTTPollLoop` drives its clients with, the
+/// same as the runtime's `MonotonicClock` and so the gateway's `HostTime` (the MQTT target sits
+/// beside the runtime, not on it, hence its own reading of the one clock).
 public enum MQTTClock {
-    public static func now() -> Double {
+    public static func now() -> UInt64 {
         var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        _ = clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(truncatingIfNeeded: ts.tv_sec) &* 1_000_000_000 &+ UInt64(truncatingIfNeeded: ts.tv_nsec)
+    }
+
+    /// `seconds` as nanoseconds, for the callers' timeouts.
+    public static func nanoseconds(_ seconds: Double) -> UInt64 {
+        seconds <= 0 ? 0 : UInt64(seconds * 1e9)
     }
 }

@@ -4,10 +4,10 @@ public enum MQTTEvent: Sendable, Equatable {
     /// queue drains.
     case connected
     /// A connection attempt failed (refused, unreachable, TLS, CONNACK refused, timeout); the
-    /// next attempt is at `retryAt`.
-    case connectFailed(reason: String, retryAt: Double)
+    /// next attempt is at `retryAt` (nanoseconds, the clock the client is driven with).
+    case connectFailed(reason: String, retryAt: UInt64)
     /// An established connection ended unexpectedly; the next attempt is at `retryAt`.
-    case connectionLost(reason: String, retryAt: Double)
+    case connectionLost(reason: String, retryAt: UInt64)
     /// `stop` finished: DISCONNECT sent, socket closed, no more attempts.
     case stopped
     /// The broker granted a subscription (SUBACK), after `subscribe` or a reconnection: from now
@@ -22,7 +22,7 @@ public enum MQTTEvent: Sendable, Equatable {
     /// Messages were dropped from a full queue while the broker was away (counted since the
     /// last report, reported once the connection is back, so that the owner can publish it).
     case dropped(count: Int)
-    /// libmosquitto refused a message (too large for the broker, bad topic); it is not retried.
+    /// The session refused a message (too large for the broker, bad topic); it is not retried.
     case rejected(MQTTPublishID, reason: String)
 }
 

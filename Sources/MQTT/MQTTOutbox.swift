@@ -1,6 +1,6 @@
 /// The client's bounded queue: every message from `publish` until the broker acknowledged it
 /// (QoS 1) or it was written (QoS 0). Messages wait while the broker is away; at most
-/// `inFlightLimit` are handed to libmosquitto at once; when the connection drops, the ones
+/// `inFlightLimit` are handed to the connection's session at once; when the connection drops, the ones
 /// handed but not acknowledged go back to waiting, ahead of the rest and in their order, and are
 /// sent again on the next connection (at-least-once: the broker may see one twice).
 ///
@@ -9,8 +9,8 @@
 struct MQTTOutbox {
     enum State: Equatable {
         case waiting
-        /// Handed to libmosquitto under this message id.
-        case inFlight(mid: Int32)
+        /// Handed to the session under this packet identifier.
+        case inFlight(mid: UInt16)
         case done
     }
 
@@ -23,7 +23,7 @@ struct MQTTOutbox {
     let limit: Int
     private var entries: [Entry] = []
     private var head = 0
-    private var midIndex: [Int32: MQTTPublishID] = [:]
+    private var midIndex: [UInt16: MQTTPublishID] = [:]
     /// Entries not done.
     private(set) var count = 0
     private(set) var inFlightCount = 0
@@ -65,20 +65,20 @@ struct MQTTOutbox {
         firstIndex(where: { $0.state == .waiting }).map { entries[$0] }
     }
 
-    mutating func markInFlight(_ id: MQTTPublishID, mid: Int32) {
+    mutating func markInFlight(_ id: MQTTPublishID, mid: UInt16) {
         guard let i = index(of: id), entries[i].state == .waiting else { return }
         entries[i].state = .inFlight(mid: mid)
         midIndex[mid] = id
         inFlightCount += 1
     }
 
-    /// Removes the message libmosquitto finished under `mid`; its id, or nil for an unknown mid.
-    mutating func acknowledge(mid: Int32) -> MQTTPublishID? {
+    /// Removes the message the session finished under `mid`; its id, or nil for an unknown mid.
+    mutating func acknowledge(mid: UInt16) -> MQTTPublishID? {
         guard let id = midIndex.removeValue(forKey: mid), let i = index(of: id) else { return nil }
         return finish(at: i)
     }
 
-    /// Removes a message that will never be sent (rejected by libmosquitto).
+    /// Removes a message that will never be sent (refused by the session).
     mutating func remove(_ id: MQTTPublishID) {
         guard let i = index(of: id) else { return }
         if case .inFlight(let mid) = entries[i].state { midIndex[mid] = nil }

@@ -17,17 +17,17 @@ public struct MQTTPollLoop {
         // What the caller published since the last round goes out before the wait; what that
         // read is handed over at once.
         for c in clients { c.flush(at: now) }
-        var wait = clients.contains(where: \.hasEvents) ? 0 : max(0, timeout)
+        var wait = clients.contains(where: \.hasEvents) ? 0 : MQTTClock.nanoseconds(timeout)
         var fds: [pollfd] = []
         var owners: [Int] = []
         for (i, c) in clients.enumerated() {
-            if let d = c.nextDeadline { wait = min(wait, max(0, d - now)) }
+            if let d = c.nextDeadline { wait = min(wait, d > now ? d - now : 0) }
             if let fd = c.fileDescriptor {
                 fds.append(pollfd(fd: fd, events: c.pollEvents, revents: 0))
                 owners.append(i)
             }
         }
-        let ms = Int32(min(wait * 1000, Double(Int32.max)).rounded(.up))
+        let ms = Int32(min((wait + 999_999) / 1_000_000, UInt64(Int32.max)))
         let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), ms) }
         now = MQTTClock.now()
         if n > 0 {
@@ -48,11 +48,11 @@ public struct MQTTPollLoop {
     /// whether `done` was reached.
     @discardableResult
     public func run(timeout: Double, until done: () -> Bool) -> Bool {
-        let end = MQTTClock.now() + timeout
+        let end = MQTTClock.now() + MQTTClock.nanoseconds(timeout)
         while !done() {
-            let left = end - MQTTClock.now()
-            if left <= 0 { return false }
-            runOnce(timeout: min(left, 0.25))
+            let now = MQTTClock.now()
+            if now >= end { return false }
+            runOnce(timeout: min(Double(end - now) / 1e9, 0.25))
         }
         return true
     }

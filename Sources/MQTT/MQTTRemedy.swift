@@ -31,16 +31,9 @@ enum MQTTRemedy {
     static func connection(_ rc: Int32, errno code: Int32) -> String {
         switch rc {
         case MOSQ_ERR_ERRNO.rawValue:
-            switch code {
-            case ECONNREFUSED:
-                return "nothing listens there: start the broker, or check the host and port of --mqtt (1883 for mqtt://, 8883 for mqtts://)"
-            case EHOSTUNREACH, ENETUNREACH, ETIMEDOUT:
-                return "the broker's host cannot be reached: check the network and any firewall between them; rtstack tries again"
-            default:
-                return "check the --mqtt address and that the broker runs; rtstack tries again"
-            }
+            return socket(errno: code)
         case MOSQ_ERR_EAI.rawValue:
-            return "the broker's host name does not resolve: check it in --mqtt, or give an IP address"
+            return unresolvedHost
         case MOSQ_ERR_TLS.rawValue, MOSQ_ERR_TLS_HANDSHAKE.rawValue:
             return "the TLS handshake failed: check mqtt.ca_file (--mqtt-ca) against the broker's certificate, and the client "
                 + "certificate and key (--mqtt-cert, --mqtt-key) if the broker asks for them"
@@ -52,4 +45,18 @@ enum MQTTRemedy {
             return "check the --mqtt address and that the broker runs; rtstack tries again"
         }
     }
+
+    /// A socket call that failed with `code`.
+    static func socket(errno code: Int32) -> String {
+        switch code {
+        case ECONNREFUSED:
+            return "nothing listens there: start the broker, or check the host and port of --mqtt (1883 for mqtt://, 8883 for mqtts://)"
+        case EHOSTUNREACH, ENETUNREACH, ETIMEDOUT:
+            return "the broker's host cannot be reached: check the network and any firewall between them; rtstack tries again"
+        default:
+            return "check the --mqtt address and that the broker runs; rtstack tries again"
+        }
+    }
+
+    static let unresolvedHost = "the broker's host name does not resolve: check it in --mqtt, or give an IP address"
 }

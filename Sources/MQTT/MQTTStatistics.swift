@@ -6,7 +6,7 @@ public struct MQTTStatistics: Sendable, Equatable {
     public var delivered = 0
     /// Dropped from a full queue.
     public var dropped = 0
-    /// Refused by libmosquitto.
+    /// Refused by the connection (too large for MQTT, or by libmosquitto).
     public var rejected = 0
     /// Messages received on subscriptions.
     public var received = 0
@@ -15,7 +15,7 @@ public struct MQTTStatistics: Sendable, Equatable {
     /// Failed attempts and lost connections.
     public var connectFailures = 0
     public var connectionsLost = 0
-    /// Messages held now, and of those handed to libmosquitto.
+    /// Messages held now, and of those handed to the connection.
     public var queued = 0
     public var inFlight = 0
 

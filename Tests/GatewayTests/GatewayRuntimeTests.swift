@@ -103,7 +103,7 @@ import Wire
     @Test func theBrokerComingBackPublishesTheRetainedStateAgain() {
         _ = open(0, at: now)
         _ = controller.takeMessages()
-        runtime.brokerEvent(.connectionLost(reason: "connection reset", retryAt: 102.5), broker: "mqtt://b", held: 3, limit: 10, at: now)
+        runtime.brokerEvent(.connectionLost(reason: "connection reset", retryAt: now + 2_500_000_000), broker: "mqtt://b", held: 3, limit: 10, at: now)
         #expect(controller.takeLog().contains {
             $0.1 == "MQTT: connection reset; next attempt in 3 s (3 message(s) held, at most 10)"
         })

@@ -47,7 +47,7 @@ struct MQTTBatchingTests {
         // The broker answers; the loop's turns (flush, every 3 ms here) read the PUBACK, and
         // nothing polls the socket.
         broker.thaw()
-        let end = t0 + 10
+        let end = t0 + 10_000_000_000
         while pub.delivered.isEmpty && MQTTClock.now() < end {
             usleep(3_000)
             pub.client.flush(at: MQTTClock.now())

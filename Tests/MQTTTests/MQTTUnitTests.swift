@@ -77,7 +77,7 @@ import TestSupport
     @Test func acknowledgementsInAnyOrderAndRequeueInOrder() {
         var box = MQTTOutbox(limit: 100)
         for i in 1...6 { _ = box.enqueue(Self.m(i), id: MQTTPublishID(UInt64(i))) }
-        for i in 1...4 { box.markInFlight(MQTTPublishID(UInt64(i)), mid: Int32(100 + i)) }
+        for i in 1...4 { box.markInFlight(MQTTPublishID(UInt64(i)), mid: UInt16(100 + i)) }
         #expect(box.acknowledge(mid: 102) == MQTTPublishID(2))    // a QoS 0 written before a QoS 1's PUBACK
         #expect(box.acknowledge(mid: 102) == nil)
         #expect(box.acknowledge(mid: 999) == nil)
@@ -88,8 +88,8 @@ import TestSupport
         var order: [UInt64] = []
         while let e = box.nextWaiting() {
             order.append(e.id.rawValue)
-            box.markInFlight(e.id, mid: Int32(e.id.rawValue))
-            _ = box.acknowledge(mid: Int32(e.id.rawValue))
+            box.markInFlight(e.id, mid: UInt16(e.id.rawValue))
+            _ = box.acknowledge(mid: UInt16(e.id.rawValue))
         }
         #expect(order == [3, 4, 5, 6])
         #expect(box.count == 0)
@@ -111,13 +111,13 @@ import TestSupport
             }
             if round % 7 == 0 { box.requeueInFlight() }
             while box.inFlightCount < 8, let e = box.nextWaiting() {
-                box.markInFlight(e.id, mid: Int32(truncatingIfNeeded: e.id.rawValue))
+                box.markInFlight(e.id, mid: UInt16(truncatingIfNeeded: e.id.rawValue))
             }
             // PUBACKs for up to four of the oldest in flight, in order.
             var acks = rng.below(5)
             var id = (acknowledged.last ?? 0) + 1
             while acks > 0, id < next {
-                if let got = box.acknowledge(mid: Int32(truncatingIfNeeded: id)) { acknowledged.append(got.rawValue); acks -= 1 }
+                if let got = box.acknowledge(mid: UInt16(truncatingIfNeeded: id)) { acknowledged.append(got.rawValue); acks -= 1 }
                 id += 1
             }
             #expect(box.count <= 50 && box.inFlightCount <= 8 && box.inFlightCount <= box.count)

@@ -50,7 +50,7 @@ public final class ChildProcess {
 
     /// Waits (polling every 20 ms) until a line equals or contains `text`; whether it came.
     public func waitForLine(containing text: String, timeout: Double, while drive: () -> Void = {}) -> Bool {
-        let end = MQTTClock.now() + timeout
+        let end = MQTTClock.now() + MQTTClock.nanoseconds(timeout)
         while MQTTClock.now() < end {
             if lines.contains(where: { $0.contains(text) }) { return true }
             drive()

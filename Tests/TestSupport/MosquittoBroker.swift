@@ -52,7 +52,7 @@ public final class MosquittoBroker {
     public func start() throws {
         let p = try ChildProcess(Self.executable, ["-c", directory.appendingPathComponent("mosquitto.conf").path])
         process = p
-        let end = MQTTClock.now() + 10
+        let end = MQTTClock.now() + 10_000_000_000
         while MQTTClock.now() < end {
             if FreePort.accepts(port) { return }
             if !p.isRunning { throw BrokerFailure("mosquitto exited at start-up: \(p.text)") }

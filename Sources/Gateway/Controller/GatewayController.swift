@@ -92,11 +92,22 @@ public final class GatewayController {
 
     /// For logs and `systemctl status`: "3 of 4 devices connected, 2 of 2 adapters up" (and
     /// ", 1 Bluetooth proxy link" when the gateway is a proxy).
-    public var statusLine: String {
-        let wanted = devices.filter { $0.entry >= 0 && $0.placement != .passive }
-        return "\(wanted.filter(\.isUp).count) of \(wanted.count) devices connected, "
-            + "\(adapters.filter(\.isUp).count) of \(adapters.count) adapters up"
-            + (proxy.map { ", \($0.links.count) Bluetooth proxy link\($0.links.count == 1 ? "" : "s")" } ?? "")
+    public var statusLine: String { statusCounts.text }
+
+    /// What `statusLine` says, counted without building it: a driver compares these after every
+    /// loop turn and builds the text only when they changed.
+    public var statusCounts: GatewayStatusCounts {
+        var c = GatewayStatusCounts()
+        for d in devices where d.entry >= 0 && d.placement != .passive {
+            c.devices += 1
+            if d.isUp { c.devicesUp += 1 }
+        }
+        for a in adapters {
+            c.adapters += 1
+            if a.isUp { c.adaptersUp += 1 }
+        }
+        c.proxyLinks = proxy?.links.count
+        return c
     }
 
     /// Links on every adapter (queued, connecting or connected).

@@ -88,13 +88,13 @@ public final class GatewayRuntime {
 
     /// One event of the broker client: what it means to the controller, and the log line.
     /// `held` and `limit` are the client's queue figures, for the line of a lost connection.
-    public func brokerEvent(_ e: MQTTEvent, broker: String, held: Int, limit: Int, at now: HostTime) {
+    public func brokerEvent(_ e: MQTTEvent, broker: @autoclosure () -> String, held: Int, limit: Int, at now: HostTime) {
         switch e {
         case .connected:
-            controller.note(.notice, "MQTT: connected to \(broker)")
+            controller.note(.notice, "MQTT: connected to \(broker())")
             controller.mqttConnected(at: now)
         case .connectFailed(let reason, let retryAt), .connectionLost(let reason, let retryAt):
-            controller.note(.warning, "MQTT: \(reason); next attempt in \(MQTTClient.secondsUntil(retryAt, from: now)) s "
+            controller.note(.warning, "MQTT: \(reason); next attempt in \(Self.secondsUntil(retryAt, from: now)) s "
                             + "(\(held) message(s) held, at most \(limit))")
             controller.mqttDisconnected()
         case .dropped(let count):
@@ -128,6 +128,11 @@ public final class GatewayRuntime {
     }
 
     // MARK: Time
+
+    /// Whole seconds until a retry the broker client announced, rounded up, for the log.
+    static func secondsUntil(_ retryAt: HostTime, from now: HostTime) -> UInt64 {
+        retryAt > now ? (retryAt - now + 999_999_999) / 1_000_000_000 : 0
+    }
 
     /// The controller's deadline, the next adapter reopening (not while stopping) and the
     /// broker's stop sequence.

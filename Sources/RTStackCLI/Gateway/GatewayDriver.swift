@@ -77,7 +77,7 @@ final class GatewayDriver: EventLoopDriver {
     private let makeAdapter: (String, Int) -> AdapterRuntime?
     private let result: ResultBox
     private var owners: [Owner] = []
-    private var lastStatusText = ""
+    private var lastStatus: (GatewayStatusCounts, brokerConnected: Bool)?
 
     struct Parts {
         var controller: GatewayController
@@ -161,6 +161,8 @@ final class GatewayDriver: EventLoopDriver {
             if let mqtt {
                 controller.mqttStatistics = mqtt.statistics
                 while let e = mqtt.nextEvent() {
+                    // A delivery changes nothing else (2.7 a notification): no other round for it.
+                    if case .delivered = e { continue }
                     again = true
                     runtime.brokerEvent(e, broker: "\(mqtt.configuration.broker)", held: mqtt.statistics.queued,
                                         limit: mqtt.configuration.queueLimit, at: now)
@@ -193,10 +195,11 @@ final class GatewayDriver: EventLoopDriver {
             mqtt?.stop(at: now)
         }
         if runtime.shouldEndLoop(brokerStopped: mqtt.map { $0.state == .stopped } ?? true, at: now) { context.stop() }
-        let status = controllerStatus()
-        if status != lastStatusText {
-            lastStatusText = status
-            notify { try $0.status(status) }
+        // The text only when its figures changed: this runs after every loop turn.
+        let status = (controller.statusCounts, brokerConnected: mqtt?.state == .connected)
+        if lastStatus.map({ $0.0 != status.0 || $0.brokerConnected != status.brokerConnected }) ?? true {
+            lastStatus = status
+            notify { try $0.status(controllerStatus()) }
         }
     }
 
@@ -305,7 +308,7 @@ final class GatewayDriver: EventLoopDriver {
     var nextDeadline: HostTime? {
         var d = EarliestDeadline(runtime.nextDeadline)
         for a in adapters { d.consider(a.pump?.nextDeadline) }
-        d.consider(mqtt?.nextHostDeadline)
+        d.consider(mqtt?.nextDeadline)
         d.consider(esphome?.nextDeadline)
         d.consider(watchdog?.nextPingAt)
         return d.time
@@ -319,7 +322,7 @@ final class GatewayDriver: EventLoopDriver {
             if let a = adapters.first(where: { $0.index == i }) { reopen(a) }
         }
         if let d = controller.nextDeadline, d <= now { controller.advanceTime(to: now) }
-        if let mqtt, let m = mqtt.nextHostDeadline, now >= m { mqtt.handleTimeout(at: now) }
+        if let mqtt, let m = mqtt.nextDeadline, now >= m { mqtt.handleTimeout(at: now) }
         if let esphome, let e = esphome.nextDeadline, e <= now {
             for id in esphome.advanceTime(to: now) { controller.proxyClientClosed(client: id, at: now) }
         }
