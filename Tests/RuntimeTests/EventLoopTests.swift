@@ -204,13 +204,16 @@ import Wire
         let loop = try startRecordingLoop(transport: transport, log: log)
         defer { loop.stop() }
         let payload = (0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 >> 3) }
-        let queued = Mutex(false)
+        // nil until the loop has written: the peer reads only then, so a reader draining the
+        // socket while the write runs cannot let all 2 MiB through at once.
+        let queued = Mutex<Bool?>(nil)
         loop.submit { driver in
             driver.write(payload)
             queued.withLock { $0 = driver.transport.hasPendingWrites }
         }
+        while queued.withLock({ $0 }) == nil { usleep(1_000) }
         let received = readBytes(peer, count: payload.count)
-        #expect(queued.withLock { $0 })
+        #expect(queued.withLock { $0 } == true)
         #expect(received == payload)
     }
 
