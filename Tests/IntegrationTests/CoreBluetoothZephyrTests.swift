@@ -16,12 +16,14 @@ extension ZephyrIntegration {
              CBCentralManagerOptionRTStackStateDirectoryKey: dir.path]
         }
 
+        // Waits as long as the other Zephyr tests: CI runs many worlds at once and their simulated
+        // seconds then run slower than real ones (20 s was not enough there for a first scan).
         @Test("Scan list with the names of the scan responses; connect to the heart-rate sensor and read it")
         func scanList() async throws {
             try await ZephyrIntegration.withWorld(["hr", "esp"], label: "cb-scan") { world, dir in
                 let app = ScanListApp(options: Self.options(world, dir))
-                #expect(await eventually(20) { app.row(named: "Zephyr Heartrate Sensor") != nil && app.row(named: "ESP peripheral") != nil },
-                        "rows: \(app.rows.values.map { $0.name ?? "?" })")
+                #expect(await eventually(60) { app.row(named: "Zephyr Heartrate Sensor") != nil && app.row(named: "ESP peripheral") != nil },
+                        "rows: \(app.rows.values.map { $0.name ?? "?" }), state: \(app.central.state.rawValue)")
                 try await Task.sleep(for: .seconds(1))
                 #expect(app.rows.values.allSatisfy { $0.discoveries == 1 && $0.rssi == -35 }, "BabbleSim's ideal channel gives −35 dBm")
                 app.tap("Zephyr Heartrate Sensor")
@@ -57,10 +59,10 @@ extension ZephyrIntegration {
         func fleet() async throws {
             try await ZephyrIntegration.withWorld(["hr", "esp"], label: "cb-fleet") { world, dir in
                 let app = FleetApp(services: [CBUUID(string: "180F")], options: Self.options(world, dir))
-                #expect(await eventually(20) { app.devices.count == 2 }, "both advertise the Battery Service")
+                #expect(await eventually(60) { app.devices.count == 2 }, "both advertise the Battery Service; found \(app.devices.count), state: \(app.central.state.rawValue)")
                 for d in app.devices {
                     app.toggle(d)
-                    #expect(await eventually(20) { d.isConnected })
+                    #expect(await eventually(40) { d.isConnected })
                 }
                 for (n, d) in app.devices.enumerated() {
                     app.toggle(d)
