@@ -39,7 +39,7 @@ extension GatewayController {
     /// A host event for a proxy link; false when it is about none.
     func proxyHostEvent(_ event: HostEvent, adapter: Int, at now: HostTime) -> Bool {
         guard let proxy else { return false }
-        if case .advertisement(let report) = event { proxy.advertisement(report, adapter: adapter) }
+        if case .advertisement(let report) = event { proxy.advertisement(report, adapter: adapter, at: now) }
         guard proxy.hostEvent(event, adapter: adapter, in: proxyEnvironment, at: now) else { return false }
         switch event {
         case .notification, .indication: break

@@ -89,11 +89,7 @@ extension BluetoothProxy {
             note(.warning, "\(peer): a connect request without a valid address type")
             return
         }
-        let slots = slotAdapters(in: env)
-        let candidates = slots.indices.filter { slots[$0].hasRoom && env.host($0) != nil }
-        let preferred = bestAdapter(for: address).flatMap { candidates.contains($0) ? $0 : nil }
-        guard let adapter = preferred ?? candidates.min(by: { slots[$0].gatewayLinks + slots[$0].proxyLinks < slots[$1].gatewayLinks + slots[$1].proxyLinks }),
-              let host = env.host(adapter) else {
+        guard let adapter = placement(for: address, in: env, at: now), let host = env.host(adapter) else {
             // ESPHome's answer when every slot is taken: not connected, no error code.
             note(.warning, "\(peer): no connection slot is free on any adapter")
             send(client, .connection(address: address, connected: false, mtu: 0, error: 0))
