@@ -23,17 +23,11 @@ struct BluetoothProxyAdapterWorldTests {
                                           "--esphome-name", "rtstack-two", "--state-dir", directory.path, "--control-socket", "off",
                                           "--log-level", "info"])
         let port = try await BluetoothProxyWorldTests.listeningPort(gateway)
-        let child = try PipedChild.start(URL(fileURLWithPath: ProxyClientVenv.python!),
-                                         ["-m", "world.esphome_proxy_adapters_scenario", "--port", "\(port)",
-                                          "--world-control", "\(world.controlPort)", "--listen", "3"],
-                                         in: PackagePaths.root.appendingPathComponent("Tests/World"))
-        let started = Date()
-        while child.process.isRunning, Date().timeIntervalSince(started) < 120 { try await Task.sleep(for: .milliseconds(100)) }
-        if child.process.isRunning { child.process.terminate() }
-        try await Task.sleep(for: .milliseconds(300))
-        let facts = child.out.lines.compactMap(JSONValue.parse)
-        func fact(_ name: String) -> JSONValue? { facts.first { $0[name] != nil }?[name] }
-        let transcript = "client: \(facts.map(\.description))\nstderr: \(child.err.text)\n\(gateway.transcript)"
+        let run = try await ProxyClientRun.run(["-m", "world.esphome_proxy_adapters_scenario", "--port", "\(port)",
+                                                "--world-control", "\(world.controlPort)", "--listen", "3"], timeout: 120)
+        let facts = run.facts
+        let fact = run.fact
+        let transcript = "client: \(facts.map(\.description))\nstderr: \(run.stderr)\n\(gateway.transcript)"
 
         #expect(fact("connections_free")?.array?.map(\.description) == ["10", "10", "[]"], "5 assumed on each of two adapters: \(transcript)")
         #expect(fact("heard")?.array?.count == 2, "both devices advertised through the proxy")

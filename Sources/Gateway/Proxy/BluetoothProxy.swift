@@ -12,11 +12,17 @@ import Wire
 /// the advertisement stream has one subscriber at a time, as ESPHome allows; the slots it offers
 /// are what the adapters have left after the gateway's own devices (`ProxySlots`).
 final class BluetoothProxy {
-    /// What this proxy serves, for device info: each flag only for what works. Not pairing (the
-    /// gateway does not pair on a client's behalf yet) nor connection parameters (the host
-    /// core has no request for them).
-    static let features: BluetoothProxyFeatures = [.passiveScan, .activeConnections, .remoteCaching, .cacheClearing,
-                                                   .rawAdvertisements, .stateAndMode]
+    /// What this proxy serves, for device info: each flag only for what works. Pairing only when
+    /// the adapters' hosts pair; never connection parameters (the host core has no request for
+    /// them).
+    static func features(pairing: Bool) -> BluetoothProxyFeatures {
+        let served: BluetoothProxyFeatures = [.passiveScan, .activeConnections, .remoteCaching, .cacheClearing,
+                                              .rawAdvertisements, .stateAndMode]
+        return pairing ? served.union(.pairing) : served
+    }
+
+    /// Pair and unpair requests are served (`features(pairing:)`).
+    let pairs: Bool
 
     var links: [UInt64: ProxyLink] = [:]
     private var byLink: [Int: [LinkID: UInt64]] = [:]
@@ -43,7 +49,9 @@ final class BluetoothProxy {
     /// The gateway is stopping (`releaseAll`).
     private(set) var stopping = false
 
-    init() {}
+    init(pairs: Bool = false) {
+        self.pairs = pairs
+    }
 
     // MARK: Outputs
 
