@@ -11,9 +11,9 @@ import Testing
 struct BluetoothProxyWorldTests {
     static let key = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="
     static let heart = "C10000000001"
-    /// Passive scan, active connections, remote caching, cache clearing, raw advertisements,
-    /// scanner state and mode.
-    static let features = 1 | 2 | 4 | 16 | 32 | 64
+    /// Passive scan, active connections, remote caching, pairing (an HCI adapter's host pairs),
+    /// cache clearing, raw advertisements, scanner state and mode.
+    static let features = 1 | 2 | 4 | 8 | 16 | 32 | 64
 
     struct Run {
         var facts: [JSONValue]
@@ -44,15 +44,9 @@ struct BluetoothProxyWorldTests {
         let port = try await Self.listeningPort(gateway)
         var clientArguments = client(port, world)
         if let clientKey { clientArguments += ["--key", clientKey] }
-        let child = try PipedChild.start(URL(fileURLWithPath: ProxyClientVenv.python!), clientArguments,
-                                         in: PackagePaths.root.appendingPathComponent("Tests/World"))
-        let started = Date()
-        while child.process.isRunning, Date().timeIntervalSince(started) < 120 { try await Task.sleep(for: .milliseconds(100)) }
-        if child.process.isRunning { child.process.terminate() }
-        try await Task.sleep(for: .milliseconds(300))
-        let facts = child.out.lines.compactMap(JSONValue.parse)
-        if facts.isEmpty { Issue.record("the client printed nothing; stderr: \(child.err.text)") }
-        return Run(facts: facts, world: world, gateway: gateway)
+        let run = try await ProxyClientRun.run(clientArguments, timeout: 120)
+        if run.facts.isEmpty { Issue.record("the client printed nothing; stderr: \(run.stderr)") }
+        return Run(facts: run.facts, world: world, gateway: gateway)
     }
 
     /// The port the gateway logged it listens on (asked for port 0).
