@@ -6,7 +6,8 @@ import Testing
 /// Home Assistant's own client, aioesphomeapi (Tests/World/world/esphome_proxy_scenario.py):
 /// device info, raw advertisements of the world's devices, connection slots going down and up,
 /// connect v3 with and without cache, services, read, notify (the client writing the CCCD),
-/// write, disconnect, a peer lost mid-connection; plaintext and encrypted, and a wrong key.
+/// write, disconnect, an absent device given up, a peer lost mid-connection; plaintext and
+/// encrypted, and a wrong key. The same scenario runs on the Zephyr world (BluetoothProxyZephyrTests).
 @Suite(.serialized, .enabled(if: ProxyClientVenv.python != nil, ProxyClientVenv.skipReason))
 struct BluetoothProxyWorldTests {
     static let key = "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="

@@ -100,7 +100,7 @@ extension ZephyrIntegration {
             return bytes[0] & 1 == 0 ? Int(bytes[1]) : bytes.count >= 3 ? Int(bytes[1]) | Int(bytes[2]) << 8 : nil
         }
 
-        @Test("Plaintext: device info, advertisements with names and −35 dBm, slots, connect v3 without and with cache, services, read, notify, writes, disconnect, a peer that ends the link",
+        @Test("Plaintext: device info, advertisements with names and −35 dBm, slots, connect v3 without and with cache, services, read, notify, writes, disconnect, an absent device given up, a peer that ends the link",
               .timeLimit(.minutes(5)))
         func plaintext() async throws {
             try await run(key: nil)

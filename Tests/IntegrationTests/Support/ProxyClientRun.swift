@@ -50,7 +50,8 @@ struct ProxyClientRun {
     /// slots offered, down while the heart is held and up again, the scanner running actively
     /// (and on beside the heart's link), connect v3 without then with cache, the Heart Rate service, Body Sensor Location read as
     /// chest through both links, the notifications after the client's CCCD write, the disconnect
-    /// answered, and the scenario's end.
+    /// answered, the connect to an absent device given up (its disconnect answered, its slot
+    /// back, the next connect served), and the scenario's end.
     func checkScenario(name: String, heart: UInt64, sourceLocation: SourceLocation = #_sourceLocation) {
         let info = fact("device_info")
         #expect(info?["name"]?.string == name, "\(transcript)", sourceLocation: sourceLocation)
@@ -78,6 +79,10 @@ struct ProxyClientRun {
         #expect(fact("notifications")?["values"]?.array?.count == 3, sourceLocation: sourceLocation)
         #expect(fact("disconnected")?.array?.first?.bool == false, sourceLocation: sourceLocation)
         #expect(fact("connections_free_after")?.array?.first?.int == 5, sourceLocation: sourceLocation)
+        #expect(fact("gave_up")?["error"]?.string == "TimeoutAPIError" && fact("gave_up")?["disconnect_timed_out"]?.bool == false,
+                "the client gave up on the absent device; the proxy answered its disconnect request: \(fact("gave_up")?.description ?? "none")",
+                sourceLocation: sourceLocation)
+        #expect(fact("connections_free_gave_up")?.array?.first?.int == 5, "the slot back", sourceLocation: sourceLocation)
         #expect(fact("connections_free_end")?.array?.map(\.description) == ["5", "5", "[]"], sourceLocation: sourceLocation)
         #expect(facts.last?["done"]?.bool == true, "\(transcript)", sourceLocation: sourceLocation)
     }

@@ -6,18 +6,19 @@ test to check. It runs on both test worlds:
     python -m world.esphome_proxy_scenario --port P --device E72412404954 --named E72412404954,... \
         --write-cccd-of 2a19 --refused 2a39 --self-ending FE2978F22980 --patience 4   # Zephyr world
 
-Steps: device info; connections free (every update); raw advertisements for `--listen` seconds,
-then until every `--named` address has been heard with a name (per address: RSSI, address type,
-the names advertised); connect v3 without cache to `--device` (the Bumble world's Heart 1 unless
-told); its services; a read of Body Sensor Location; notifications of Heart Rate Measurement after
-the client writes the CCCD itself; the writes (`--write`: 01 to a characteristic; `--write-cccd-of`:
-0100 to a characteristic's CCCD; `--refused`: 01 to a characteristic that must answer with an ATT
-error); disconnect; connect v3 with cache; then a peer lost: the Bumble world drops the device
-(`--world-control`), or the client connects to `--self-ending`, a peer that ends the link itself
-(Zephyr's sc_only, when the central does not pair); {"done": true}. A failure prints
-{"error": class, "message": text} and exits 1. `--patience` multiplies every wait (the Zephyr
-world's link layer takes two connection events per ATT request, and its seconds run slower on a
-busy machine).
+Steps: device info; connections free (every update); raw advertisements (kept on to the end, as
+Home Assistant does) for `--listen` seconds, then until every `--named` address has been heard
+with a name (per address: RSSI, address type, the names advertised); connect v3 without cache to
+`--device` (the Bumble world's Heart 1 unless told); its services; a read of Body Sensor Location;
+notifications of Heart Rate Measurement after the client writes the CCCD itself; who was heard
+meanwhile; the writes (`--write`: 01 to a characteristic; `--write-cccd-of`: 0100 to its CCCD;
+`--refused`: 01 to one that must answer with an ATT error); disconnect; a connect to an address
+nobody has, given up after 3 s as the client does (it asks for the pending link's disconnection);
+connect v3 with cache; then a peer lost: the Bumble world drops the device (`--world-control`),
+or the client connects to `--self-ending`, a peer that ends the link itself (Zephyr's sc_only,
+when the central does not pair); {"done": true}. A failure prints {"error": class, "message":
+text} and exits 1. `--patience` multiplies every wait (the Zephyr world's link layer takes two
+connection events per ATT request, and its seconds run slower on a busy machine).
 """
 from __future__ import annotations
 
@@ -26,12 +27,13 @@ import asyncio
 import sys
 
 from aioesphomeapi import APIClient
-from aioesphomeapi.core import BluetoothGATTAPIError
+from aioesphomeapi.core import BluetoothGATTAPIError, TimeoutAPIError
 
 from world.control_client import control_request
 from world.esphome_client import emit, observed
 
 HEART_1 = 0xC10000000001
+ABSENT = 0xFFEEDDCCBBAA
 HEART_RATE_MEASUREMENT = '00002a37-0000-1000-8000-00805f9b34fb'
 BODY_SENSOR_LOCATION = '00002a38-0000-1000-8000-00805f9b34fb'
 CCCD = '00002902-0000-1000-8000-00805f9b34fb'
@@ -187,6 +189,17 @@ async def scenario(args: argparse.Namespace) -> None:
     await asyncio.wait_for(client.bluetooth_device_disconnect(device), within(15))
     emit(disconnected=states[-1])
     emit(connections_free_after=await free_becomes(lambda u: device not in u[2], 'free of the device'))
+
+    # Home Assistant gives up on a device nobody has: its client asks for the disconnection of the
+    # pending link, and the proxy must answer it and free the initiator for the next connection.
+    gave_up = {}
+    try:
+        await client.bluetooth_device_connect(ABSENT, lambda *state: None, timeout=3, disconnect_timeout=within(5),
+                                              feature_flags=flags, has_cache=True, address_type=1)
+    except TimeoutAPIError as error:
+        gave_up = {'error': type(error).__name__, 'disconnect_timed_out': 'disconnect timed out: True' in str(error)}
+    emit(gave_up=gave_up)
+    emit(connections_free_gave_up=await free_becomes(lambda u: ABSENT not in u[2], 'free of the absent device'))
 
     await connect(device, True)
     await asyncio.wait_for(connected.wait(), 5)
