@@ -9,7 +9,8 @@ extension ZephyrIntegration {
     /// that refuses writes (so the write that succeeds is Battery Level's CCCD), and no world
     /// control to drop a peer — killing a peripheral ends the whole simulation — so the lost peer
     /// is sc_only, which ends the link itself (Authentication Failure) when the central does not
-    /// pair. Skipped, as every Zephyr test, when the world's folder is absent.
+    /// pair. Beside it: two links notifying at once (esphome_proxy_links.py) and Home Assistant's
+    /// bleak stack. Skipped, as every Zephyr test, when the world's folder is absent.
     @Suite("Zephyr: Home Assistant's Bluetooth proxy", .enabled(if: ProxyClientVenv.python != nil, ProxyClientVenv.skipReason))
     struct BluetoothProxyZephyr {
         static let heart: UInt64 = 0xE724_1240_4954
@@ -26,11 +27,11 @@ extension ZephyrIntegration {
         static let authenticationFailure = 0x05
 
         func run(key: String?) async throws {
-            try await ZephyrIntegration.withWorld(["hr", "esp", "sc_only"], label: "proxy") { world, _ in
+            try await ZephyrIntegration.withWorld(["hr", "esp", "sc_only"], label: "proxy") { world, dir in
                 var gateway = world.adapter + ["--esphome-name", "rtstack-zephyr"]
                 if let key { gateway += ["--esphome-key", key] }
                 let named = world.devices.map { Self.hex($0.address) }.joined(separator: ",")
-                let r = try await ProxyClientRun.start(gateway, clientKey: key, limit: 240) { port in
+                let r = try await ProxyClientRun.start(gateway, stateDirectory: dir, clientKey: key, limit: 240) { port in
                     ["-m", "world.esphome_proxy_scenario", "--port", "\(port)", "--device", Self.hex(ZephyrIntegration.heartAddress),
                      "--named", named, "--listen", "1", "--write-cccd-of", "2a19", "--refused", "2a39",
                      "--self-ending", Self.hex(ZephyrIntegration.secureAddress), "--patience", "4"]
@@ -91,6 +92,12 @@ extension ZephyrIntegration {
             String(address.prefix { $0 != "/" }.filter { $0 != ":" })
         }
 
+        /// A little-endian sint16 (hex of the value).
+        static func sint16(_ hex: String) -> Int? {
+            guard hex.count == 4, let lo = UInt8(hex.prefix(2), radix: 16), let hi = UInt8(hex.suffix(2), radix: 16) else { return nil }
+            return Int(Int16(bitPattern: UInt16(hi) << 8 | UInt16(lo)))
+        }
+
         /// A Heart Rate Measurement's bpm (hex of the value; 8-bit when flag bit 0 is clear).
         static func bpm(_ hex: String) -> Int? {
             let bytes = stride(from: 0, to: hex.count - 1, by: 2).compactMap {
@@ -111,11 +118,36 @@ extension ZephyrIntegration {
             try await run(key: BluetoothProxyWorldTests.key)
         }
 
+        @Test("Two links at once: hr and esp connected together, both notifying on handle 0x1B; each value reaches the client under its own address",
+              .timeLimit(.minutes(3)))
+        func twoLinks() async throws {
+            try await ZephyrIntegration.withWorld(["hr", "esp"], label: "proxy-links") { world, dir in
+                let (hr, esp) = (Self.hex(ZephyrIntegration.heartAddress), Self.hex(ZephyrIntegration.environmentAddress))
+                let r = try await ProxyClientRun.start(world.adapter + ["--esphome-name", "rtstack-zephyr"], stateDirectory: dir, clientKey: nil, limit: 180) { port in
+                    ["-m", "world.esphome_proxy_links", "--port", "\(port)", "--notify", "\(hr):2a37", "--notify", "\(esp):2a6e",
+                     "--count", "2", "--patience", "4"]
+                }
+                let links = r.fact("links")
+                #expect(links?[hr]?["handle"]?.int == Self.measurement && links?[esp]?["handle"]?.int == Self.measurement,
+                        "Heart Rate Measurement and esp's first Temperature share the handle: \(r.transcript)")
+                let bpm = (links?[hr]?["values"]?.array ?? []).compactMap { $0.string.flatMap(Self.bpm) }
+                #expect(bpm.count == 2 && bpm.allSatisfy { (90...159).contains($0) } && (bpm[1] == bpm[0] + 1 || bpm[1] == 90), "hr: \(bpm)")
+                // esp's sample: 12.00 °C + 0.05 °C each 5-second update, ticking once a CCC is on (sint16, 0.01 °C).
+                let celsius = (links?[esp]?["values"]?.array ?? []).compactMap { $0.string.flatMap(Self.sint16) }
+                #expect(celsius == [1205, 1210], "esp: \(celsius)")
+                #expect(r.fact("connections_free_held")?.array?.first?.int == 3, "two slots held")
+                #expect(r.fact("disconnected")?[hr]?.array?.first?.bool == false && r.fact("disconnected")?[esp]?.array?.first?.bool == false)
+                #expect(r.fact("connections_free_end")?.array?.map(\.description) == ["5", "5", "[]"])
+                #expect(r.facts.last?["done"]?.bool == true, "\(r.transcript)")
+                #expect(await r.gateway.terminate() == 0)
+            }
+        }
+
         @Test("Home Assistant's Bluetooth stack (bleak, bleak-esphome, habluetooth) finds hr through the proxy's scanner, connects, reads and is notified",
               .timeLimit(.minutes(3)), .enabled(if: ProxyClientVenv.has("bleak_esphome"), "bleak-esphome is not in .venv-world: run `scripts/world setup`"))
         func bleak() async throws {
-            try await ZephyrIntegration.withWorld(["hr", "esp"], label: "proxy-bleak") { world, _ in
-                let r = try await ProxyClientRun.start(world.adapter + ["--esphome-name", "rtstack-zephyr"], clientKey: nil, limit: 120) { port in
+            try await ZephyrIntegration.withWorld(["hr", "esp"], label: "proxy-bleak") { world, dir in
+                let r = try await ProxyClientRun.start(world.adapter + ["--esphome-name", "rtstack-zephyr"], stateDirectory: dir, clientKey: nil, limit: 120) { port in
                     ["-m", "world.bleak_client", "--port", "\(port)", "--address", String(ZephyrIntegration.heartAddress.prefix(17)),
                      "--read", "00002a38-0000-1000-8000-00805f9b34fb", "--notify", "00002a37-0000-1000-8000-00805f9b34fb"]
                 }

@@ -13,10 +13,11 @@ struct ProxyClientRun {
 
     /// Starts the gateway with `gatewayArguments` (its adapters, name, key…) serving the API on
     /// a port of its choosing, then the client with the arguments `client` gives for that port
-    /// (and `--key` when given); waits at most `limit` s for the client to end.
-    static func start(_ gatewayArguments: [String], clientKey: String?, limit: Double,
+    /// (and `--key` when given); waits at most `limit` s for the client to end. The gateway's
+    /// state goes to `stateDirectory`, else to a new temporary one.
+    static func start(_ gatewayArguments: [String], stateDirectory: URL? = nil, clientKey: String?, limit: Double,
                       client: (Int) -> [String]) async throws -> ProxyClientRun {
-        let directory = try PackagePaths.temporaryDirectory("proxy")
+        let directory = try stateDirectory ?? PackagePaths.temporaryDirectory("proxy")
         let gateway = try GatewayProcess(gatewayArguments + ["--esphome", "127.0.0.1:0", "--state-dir", directory.path,
                                                              "--control-socket", "off", "--log-level", "info"])
         let port = try await listeningPort(gateway)
