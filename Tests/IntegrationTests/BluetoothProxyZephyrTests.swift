@@ -34,7 +34,7 @@ extension ZephyrIntegration {
                 let r = try await ProxyClientRun.start(gateway, stateDirectory: dir, clientKey: key, limit: 240) { port in
                     ["-m", "world.esphome_proxy_scenario", "--port", "\(port)", "--device", Self.hex(ZephyrIntegration.heartAddress),
                      "--named", named, "--listen", "1", "--write-cccd-of", "2a19", "--refused", "2a39",
-                     "--self-ending", Self.hex(ZephyrIntegration.secureAddress), "--patience", "4"]
+                     "--self-ending", Self.hex(ZephyrIntegration.secureAddress), "--switch-modes", "2", "--patience", "4"]
                 }
                 check(r, world)
                 #expect(await r.gateway.terminate() == 0, "\(r.gateway.transcript)")
@@ -54,6 +54,14 @@ extension ZephyrIntegration {
                 #expect(entry?["address_type"]?.int == 1, "\(d.name): random")
                 #expect(entry?["names"]?.array?.map(\.string) == [d.localName], "\(d.name) named \(d.localName)")
             }
+
+            // Passive scanning: no scan requests, so no scan responses and (on this firmware) no
+            // names; active again: the names are back (a controller takes new scan parameters only
+            // while scanning is off, Core Spec Vol 4, Part E, §7.8.10).
+            let modes = r.fact("modes")
+            #expect((modes?["passive"]?["reports"]?.int ?? 0) > 0 && modes?["passive"]?["named"]?.int == 0, "passive: \(modes?.description ?? "none")")
+            #expect((modes?["active"]?["named"]?.int ?? 0) > 0, "active: \(modes?.description ?? "none")")
+            #expect(r.fact("scanner_states_after_modes")?.array?.map(\.description) == ["[2,1]", "[2,0]", "[2,1]"], "running: active, passive, active")
 
             // Scanning went on beside hr's link (Zephyr refuses scan commands only while initiating).
             let whileConnected = r.fact("heard_while_connected")
@@ -107,7 +115,7 @@ extension ZephyrIntegration {
             return bytes[0] & 1 == 0 ? Int(bytes[1]) : bytes.count >= 3 ? Int(bytes[1]) | Int(bytes[2]) << 8 : nil
         }
 
-        @Test("Plaintext: device info, advertisements with names and −35 dBm, slots, connect v3 without and with cache, services, read, notify, writes, disconnect, an absent device given up, a peer that ends the link",
+        @Test("Plaintext: device info, advertisements with names and −35 dBm, passive and active again, slots, connect v3 without and with cache, services, read, notify, writes, disconnect, an absent device given up, a peer that ends the link",
               .timeLimit(.minutes(5)))
         func plaintext() async throws {
             try await run(key: nil)

@@ -8,7 +8,8 @@ test to check. It runs on both test worlds:
 
 Steps: device info; connections free (every update); raw advertisements (kept on to the end, as
 Home Assistant does) for `--listen` seconds, then until every `--named` address has been heard
-with a name (per address: RSSI, address type, the names advertised); connect v3 without cache to
+with a name (per address: RSSI, address type, the names advertised); with `--switch-modes`, the
+scanner passive then active again (reports and names in each); connect v3 without cache to
 `--device` (the Bumble world's Heart 1 unless told); its services; a read of Body Sensor Location;
 notifications of Heart Rate Measurement after the client writes the CCCD itself; who was heard
 meanwhile; the writes (`--write`: 01 to a characteristic; `--write-cccd-of`: 0100 to its CCCD;
@@ -28,6 +29,7 @@ import sys
 
 from aioesphomeapi import APIClient
 from aioesphomeapi.core import BluetoothGATTAPIError, TimeoutAPIError
+from aioesphomeapi.model import BluetoothScannerMode
 
 from world.control_client import control_request
 from world.esphome_client import emit, observed
@@ -99,11 +101,14 @@ async def scenario(args: argparse.Namespace) -> None:
     client.subscribe_bluetooth_scanner_state(
         lambda s: scanner_states.append([int(s.state), int(s.mode)]))
     all_named = asyncio.Event()
+    reports = [0, 0]  # advertising reports, and those with a name
 
     def on_advertisements(batch) -> None:
         for adv in batch.advertisements:
             entry = heard.setdefault(adv.address, {'rssi': [], 'address_type': adv.address_type, 'names': []})
             entry['rssi'].append(adv.rssi)
+            reports[0] += 1
+            reports[1] += bool(names(bytes(adv.data)))
             for n in names(bytes(adv.data)):
                 if n not in entry['names']:
                     entry['names'].append(n)
@@ -122,6 +127,18 @@ async def scenario(args: argparse.Namespace) -> None:
                                              'count': len(e['rssi'])}
                          for address, e in heard.items()},
          scanner_states=scanner_states)
+
+    if args.switch_modes:
+        # Passive, then active again, as Home Assistant's scanner settings switch it: per mode the
+        # reports and how many carried a name, counted for `--switch-modes` seconds once settled.
+        modes = {}
+        for mode in (BluetoothScannerMode.PASSIVE, BluetoothScannerMode.ACTIVE):
+            client.bluetooth_scanner_set_mode(mode)
+            await asyncio.sleep(0.5)
+            reports[:] = [0, 0]
+            await asyncio.sleep(args.switch_modes)
+            modes[mode.name.lower()] = {'reports': reports[0], 'named': reports[1]}
+        emit(modes=modes, scanner_states_after_modes=scanner_states)
 
     states: list[list] = []
     connected = asyncio.Event()
@@ -238,6 +255,7 @@ def main() -> int:
     parser.add_argument('--write', help='a characteristic (UUID) that takes a write of 01')
     parser.add_argument('--write-cccd-of', help="a characteristic (UUID) whose CCCD takes 0100")
     parser.add_argument('--refused', help='a characteristic (UUID) that answers a write of 01 with an ATT error')
+    parser.add_argument('--switch-modes', type=float, help='switch the scanner to passive and back, listening this many seconds in each')
     parser.add_argument('--listen', type=float, default=3.0, help='seconds of raw advertisements')
     parser.add_argument('--patience', type=float, default=1.0, help='factor on every wait')
     args = parser.parse_args()
