@@ -27,7 +27,8 @@ struct ProxyClientRun {
                                          in: PackagePaths.root.appendingPathComponent("Tests/World"))
         let started = Date()
         while child.process.isRunning, seconds(since: started) < limit { try await Task.sleep(for: .milliseconds(100)) }
-        if child.process.isRunning { child.process.terminate() }
+        // SIGKILL: the client inherits the test thread's blocked signals (TERM among them).
+        if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) }
         try await Task.sleep(for: .milliseconds(300))
         let facts = child.out.lines.compactMap(JSONValue.parse)
         if facts.isEmpty { Issue.record("the client printed nothing; stderr: \(child.err.text)") }
