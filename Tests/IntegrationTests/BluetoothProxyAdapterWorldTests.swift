@@ -22,9 +22,9 @@ struct BluetoothProxyAdapterWorldTests {
         let gateway = try GatewayProcess(["--adapter", "tcp:127.0.0.1:\(ports[0]),tcp:127.0.0.1:\(ports[1])", "--esphome", "127.0.0.1:0",
                                           "--esphome-name", "rtstack-two", "--state-dir", directory.path, "--control-socket", "off",
                                           "--log-level", "info"])
-        let port = try await BluetoothProxyWorldTests.listeningPort(gateway)
-        let run = try await ProxyClientRun.run(["-m", "world.esphome_proxy_adapters_scenario", "--port", "\(port)",
-                                                "--world-control", "\(world.controlPort)", "--listen", "3"], timeout: 120)
+        let port = try await ProxyClientRun.listeningPort(gateway)
+        let run = try await ProxyClientOutput.run(["-m", "world.esphome_proxy_adapters_scenario", "--port", "\(port)",
+                                                "--world-control", "\(world.controlPort)", "--listen", "3"], limit: 120)
         let facts = run.facts
         let fact = run.fact
         let transcript = "client: \(facts.map(\.description))\nstderr: \(run.stderr)\n\(gateway.transcript)"

@@ -18,9 +18,9 @@ struct BluetoothProxyPairingWorldTests {
         let gateway = try GatewayProcess(["--adapter", "tcp:127.0.0.1:\(world.hciPort)", "--esphome", "127.0.0.1:0",
                                           "--esphome-name", "rtstack-pairing", "--state-dir", directory.path,
                                           "--control-socket", "off", "--log-level", "info"])
-        let port = try await BluetoothProxyWorldTests.listeningPort(gateway)
-        let run = try await ProxyClientRun.run(["-m", "world.esphome_proxy_pairing_scenario", "--port", "\(port)",
-                                                "--state-dir", directory.path], timeout: 90)
+        let port = try await ProxyClientRun.listeningPort(gateway)
+        let run = try await ProxyClientOutput.run(["-m", "world.esphome_proxy_pairing_scenario", "--port", "\(port)",
+                                                "--state-dir", directory.path], limit: 90)
         let facts = run.facts
         let fact = run.fact
         let transcript = "client: \(facts.map(\.description))\nstderr: \(run.stderr)\n\(gateway.transcript)"
