@@ -31,8 +31,8 @@ import Wire
     }
 
     @Test func theFlagIsClaimedOnlyWhenTheHostsPair() {
-        #expect(GatewayController.proxyFeatures(pairing: true).contains(.pairing))
-        #expect(!GatewayController.proxyFeatures(pairing: false).contains(.pairing))
+        #expect(GatewayController.proxyFeatures(pairing: true, connectionParameters: false).contains(.pairing))
+        #expect(!GatewayController.proxyFeatures(pairing: false, connectionParameters: true).contains(.pairing))
     }
 
     @Test func aPairingRaisesTheLinksSecurityAndIsAnsweredOnceItIsEncrypted() throws {

@@ -362,13 +362,11 @@ import Wire
         request(rig, .deviceRequest(address: Self.heartNumber, kind: .pair, addressType: nil))
         request(rig, .deviceRequest(address: Self.heartNumber, kind: .unpair, addressType: nil))
         request(rig, .deviceRequest(address: Self.heartNumber, kind: .clearCache, addressType: nil))
-        request(rig, .setConnectionParameters(address: Self.heartNumber, minimumInterval: 6, maximumInterval: 12, latency: 0, timeout: 400))
         #expect(taken(rig) == [.pairing(address: Self.heartNumber, paired: false, error: 0x106),
                                .unpairing(address: Self.heartNumber, success: false, error: 0x106),
-                               .clearCache(address: Self.heartNumber, success: true, error: 0),
-                               .connectionParameters(address: Self.heartNumber, error: 0x106)])
+                               .clearCache(address: Self.heartNumber, success: true, error: 0)])
         #expect(cache.stored.isEmpty)
-        let features = GatewayController.proxyFeatures(pairing: false)
+        let features = GatewayController.proxyFeatures(pairing: false, connectionParameters: false)
         #expect(features.contains([.passiveScan, .activeConnections, .remoteCaching, .rawAdvertisements, .stateAndMode, .cacheClearing]))
         #expect(!features.contains(.pairing) && !features.contains(.connectionParameters), "only what works is claimed")
     }

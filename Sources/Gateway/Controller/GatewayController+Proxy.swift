@@ -8,8 +8,10 @@ import Wire
 /// and its links take the adapters' slots like the gateway's own devices.
 extension GatewayController {
     /// What device info says this proxy serves; pairing when the adapters' hosts pair
-    /// (`Options.proxyPairs`).
-    public static func proxyFeatures(pairing: Bool) -> BluetoothProxyFeatures { BluetoothProxy.features(pairing: pairing) }
+    /// (`Options.proxyPairs`), connection parameters when they can ask for them (HCI hosts).
+    public static func proxyFeatures(pairing: Bool, connectionParameters: Bool) -> BluetoothProxyFeatures {
+        BluetoothProxy.features(pairing: pairing, connectionParameters: connectionParameters)
+    }
 
     /// One Bluetooth request of ESPHome API client `client` (`APIServerConnection.receive`).
     /// `shortUUIDs`: the client takes short UUIDs in service lists.

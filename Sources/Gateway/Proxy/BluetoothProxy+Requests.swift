@@ -3,7 +3,7 @@ import HostCore
 import Wire
 
 /// A client's Bluetooth requests: device requests (connect, disconnect, pair, unpair, clear
-/// cache) and GATT requests on its links. Every device request is answered for its address —
+/// cache), GATT requests and connection parameters on its links. Every device request is answered for its address —
 /// Home Assistant's client waits for that answer (10 s for an unanswered disconnect).
 extension BluetoothProxy {
     func request(_ message: ClientMessage, client: Int, shortUUIDs: Bool, in env: ProxyEnvironment, at now: HostTime) {
@@ -31,8 +31,8 @@ extension BluetoothProxy {
             write(address, handle: handle, data: data, withResponse: true, client: client, in: env, at: now)
         case let .notify(address, handle, enable):
             notify(address, handle: handle, enable: enable, client: client)
-        case let .setConnectionParameters(address, _, _, _, _):
-            send(client, .connectionParameters(address: address, error: ProxyErrorCode.notSupported))
+        case let .setConnectionParameters(address, minimumInterval, maximumInterval, latency, timeout):
+            setConnectionParameters(address, [minimumInterval, maximumInterval, latency, timeout], client: client, in: env, at: now)
         default:
             break
         }

@@ -13,12 +13,14 @@ import Wire
 /// are what the adapters have left after the gateway's own devices (`ProxySlots`).
 final class BluetoothProxy {
     /// What this proxy serves, for device info: each flag only for what works. Pairing only when
-    /// the adapters' hosts pair; never connection parameters (the host core has no request for
-    /// them).
-    static func features(pairing: Bool) -> BluetoothProxyFeatures {
-        let served: BluetoothProxyFeatures = [.passiveScan, .activeConnections, .remoteCaching, .cacheClearing,
+    /// the adapters' hosts pair; connection parameters only when they send LE Connection Update
+    /// (HCI hosts; the kernel's backend cannot).
+    static func features(pairing: Bool, connectionParameters: Bool) -> BluetoothProxyFeatures {
+        var served: BluetoothProxyFeatures = [.passiveScan, .activeConnections, .remoteCaching, .cacheClearing,
                                               .rawAdvertisements, .stateAndMode]
-        return pairing ? served.union(.pairing) : served
+        if pairing { served.formUnion(.pairing) }
+        if connectionParameters { served.formUnion(.connectionParameters) }
+        return served
     }
 
     /// Pair and unpair requests are served (`features(pairing:)`).

@@ -19,6 +19,8 @@ enum ProxyErrorCode {
     static let localHost: Int32 = 0x16
     /// `ESP_ERR_NOT_FOUND`: an unpairing with no bond to remove.
     static let notFound: Int32 = 0x105
+    /// `ESP_ERR_INVALID_ARG`: connection parameters outside what the link layer allows.
+    static let invalidArgument: Int32 = 0x102
 
     /// What a failed GATT operation is reported as.
     static func gatt(_ error: HostError) -> Int32 {

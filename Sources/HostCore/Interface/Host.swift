@@ -55,6 +55,11 @@ public protocol Host: AnyObject {
     /// link to it pairs anew. False when there was none. Its file is the runtime's to remove.
     @discardableResult
     func removeBond(_ peer: DeviceAddress) -> Bool
+
+    /// Asks the controller for new parameters of a connected link (LE Connection Update, Core
+    /// Spec Vol 4, Part E, §7.8.18): returns once the command is queued; the controller's
+    /// outcome changes the link's `ConnectionInfo`, a refusal is a warning.
+    func updateConnection(_ link: LinkID, to parameters: ConnectionParameters, at now: HostTime) throws(ConnectionUpdateRefusal)
 }
 
 extension Host {

@@ -193,6 +193,8 @@ enum GatewayServiceCommand {
             adapterMaker = make
             // Pairing is served when every adapter's host pairs (the kernel's backend leaves it to bluetoothd).
             let proxyPairs = proxy && !list.contains { $0.backend == .kernel }
+            // So are connection parameters: the kernel's backend has no request for them.
+            let proxyUpdatesConnections = !list.contains { $0.backend == .kernel }
 
             if let broker = c.mqtt.broker {
                 var password = c.mqtt.password
@@ -220,8 +222,9 @@ enum GatewayServiceCommand {
                 // static address, kept in the state directory, so it is the same on every start.
                 let mac = state.ownRandomStaticAddress(file: "address").string
                 let name = c.esphome.name ?? Self.hostName()
+                let features = GatewayController.proxyFeatures(pairing: proxyPairs, connectionParameters: proxyUpdatesConnections)
                 esphome = (endpoint, ProxyIdentity(name: name, friendlyName: name, macAddress: mac, bluetoothMACAddress: mac,
-                                                   serverInfo: "rtstack \(RTStackCLI.version)", features: GatewayController.proxyFeatures(pairing: proxyPairs)))
+                                                   serverInfo: "rtstack \(RTStackCLI.version)", features: features))
             }
             var options = GatewayController.Options(gatewayID: gatewayID, version: RTStackCLI.version, cipher: NettleAESCCM(),
                                                     cache: CacheBridge(FileGATTCache(directory: state)),

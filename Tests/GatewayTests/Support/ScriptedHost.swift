@@ -63,5 +63,16 @@ final class ScriptedHost: Host {
     func secure(_ link: LinkID, _ need: SecurityNeed, at now: HostTime) { secures.append((link, need)) }
     func removeBond(_ peer: DeviceAddress) -> Bool { heldBonds.removeValue(forKey: peer) != nil }
 
+    /// Every connection update asked and taken (the parameters' own checks pass).
+    private(set) var connectionUpdates: [(link: LinkID, parameters: ConnectionParameters)] = []
+    /// What `updateConnection` throws instead, when set (the kernel's backend, a link gone).
+    var connectionUpdateRefusal: ConnectionUpdateRefusal?
+
+    func updateConnection(_ link: LinkID, to parameters: ConnectionParameters, at now: HostTime) throws(ConnectionUpdateRefusal) {
+        if let problem = parameters.problem { throw .invalidParameters(problem) }
+        if let connectionUpdateRefusal { throw connectionUpdateRefusal }
+        connectionUpdates.append((link, parameters))
+    }
+
     func link(to peer: DeviceAddress) -> LinkID? { connects.last { $0.peer == peer }?.link }
 }

@@ -83,8 +83,9 @@ struct ProxyClientRun {
     }
 
     /// Passive scan, active connections, remote caching, pairing (an HCI adapter's host pairs),
-    /// cache clearing, raw advertisements, scanner state and mode.
-    static let features = 1 | 2 | 4 | 8 | 16 | 32 | 64
+    /// cache clearing, raw advertisements, scanner state and mode, connection parameters (an HCI
+    /// adapter's host sends LE Connection Update).
+    static let features = 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128
 }
 
 /// One run of a Home Assistant client script of the test world (`python -m world.…` in

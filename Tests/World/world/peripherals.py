@@ -235,6 +235,15 @@ class Peripheral:
 
         connection.on('disconnection', on_disconnection)
 
+        def on_parameters_update() -> None:
+            # LE Connection Update Complete at the peer: what the central's update gave it.
+            p = connection.parameters
+            self.world.event('connection_parameters', device=self.name, peer=str(connection.peer_address),
+                             interval_ms=p.connection_interval, latency=p.peripheral_latency,
+                             supervision_timeout_ms=p.supervision_timeout)
+
+        connection.on('connection_parameters_update', on_parameters_update)
+
     async def _readvertise(self) -> None:
         await asyncio.sleep(0)
         if self.advertise_wanted and not self.device.connections:

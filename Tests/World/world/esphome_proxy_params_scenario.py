@@ -1,0 +1,78 @@
+"""Home Assistant's ESPHome client (aioesphomeapi) setting connection parameters through
+`rtstack gateway --esphome` on the Bumble world: one JSON line per fact, for the Swift test.
+
+    python -m world.esphome_proxy_params_scenario --port P [--key BASE64]
+
+Steps: device info (the connection parameters flag); connect v3 to Heart 1; set its connection
+parameters (interval 12–16 × 1.25 ms, latency 2, supervision timeout 300 × 10 ms); set them for a
+device with no link (the proxy's error code); disconnect; {"done": true}. A failure prints
+{"error": class, "message": text} and exits 1.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from aioesphomeapi import APIClient
+from aioesphomeapi.core import BluetoothConnectionParamsAPIError
+
+from world.esphome_client import emit, observed
+
+HEART = 0xC10000000001
+ABSENT = 0xC90000000009
+PARAMETERS = {'min_interval': 12, 'max_interval': 16, 'latency': 2, 'timeout': 300}
+
+
+async def scenario(args: argparse.Namespace) -> None:
+    client = APIClient('127.0.0.1', args.port, None, noise_psk=args.key, client_info='rtstack params scenario')
+    await asyncio.wait_for(client.connect(login=True), 15)
+    info = await asyncio.wait_for(client.device_info(), 10)
+    flags = info.bluetooth_proxy_feature_flags_compat(client.api_version)
+    emit(feature_flags=flags)
+
+    states: list[list] = []
+    changed = asyncio.Event()
+
+    def on_state(connected: bool, mtu: int, error: int) -> None:
+        states.append([connected, mtu, error])
+        changed.set()
+
+    async def state_becomes(connected: bool) -> list:
+        async def wait() -> list:
+            while not (states and states[-1][0] == connected):
+                changed.clear()
+                await changed.wait()
+            return states[-1]
+        return await asyncio.wait_for(wait(), 15)
+
+    await asyncio.wait_for(client.bluetooth_device_connect(HEART, on_state, timeout=20, feature_flags=flags,
+                                                           has_cache=False, address_type=1), 25)
+    emit(connected=await state_becomes(True))
+
+    await asyncio.wait_for(client.bluetooth_device_set_connection_params(HEART, **PARAMETERS), 10)
+    emit(parameters_set=PARAMETERS)
+    # The peer's LE Connection Update Complete comes after the answer: time for it.
+    await asyncio.sleep(1.0)
+
+    try:
+        await asyncio.wait_for(client.bluetooth_device_set_connection_params(ABSENT, **PARAMETERS), 10)
+        emit(absent={'error': None})
+    except BluetoothConnectionParamsAPIError as error:
+        emit(absent={'error': error.error_code})
+
+    await asyncio.wait_for(client.bluetooth_device_disconnect(HEART), 20)
+    emit(disconnected=await state_becomes(False))
+    await asyncio.wait_for(client.disconnect(), 10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--port', type=int, required=True)
+    parser.add_argument('--key')
+    args = parser.parse_args()
+    return asyncio.run(observed(lambda: scenario(args)))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
