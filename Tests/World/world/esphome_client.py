@@ -33,6 +33,35 @@ async def observed(body) -> int:
         return 1
 
 
+async def open_proxy(port: int, key: str | None, client_info: str) -> tuple[APIClient, int]:
+    """A client logged in to the proxy on `port`, and the feature flags its device info gives."""
+    client = APIClient('127.0.0.1', port, None, noise_psk=key, client_info=client_info)
+    await asyncio.wait_for(client.connect(login=True), 15)
+    info = await asyncio.wait_for(client.device_info(), 10)
+    return client, info.bluetooth_proxy_feature_flags_compat(client.api_version)
+
+
+class LinkStates:
+    """The connection states the proxy reports for one address ([connected, mtu, error]), given
+    to `bluetooth_device_connect` as its callback, and a wait for the next one wanted."""
+
+    def __init__(self) -> None:
+        self.states: list[list] = []
+        self._changed = asyncio.Event()
+
+    def __call__(self, connected: bool, mtu: int, error: int) -> None:
+        self.states.append([connected, mtu, error])
+        self._changed.set()
+
+    async def becomes(self, connected: bool, timeout: float = 15) -> list:
+        async def wait() -> list:
+            while not (self.states and self.states[-1][0] == connected):
+                self._changed.clear()
+                await self._changed.wait()
+            return self.states[-1]
+        return await asyncio.wait_for(wait(), timeout)
+
+
 async def run(args: argparse.Namespace) -> None:
     client = APIClient('127.0.0.1', args.port, None, noise_psk=args.key,
                        expected_name=args.expect_name, client_info='rtstack test')

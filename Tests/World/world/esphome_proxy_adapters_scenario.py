@@ -17,41 +17,16 @@ import argparse
 import asyncio
 import sys
 
-from aioesphomeapi import APIClient
-
 from world.control_client import control_request
-from world.esphome_client import emit, observed
+from world.esphome_client import LinkStates, emit, observed, open_proxy
 
 HEART = 0xC10000000001
 SPEED = 0xC20000000001
 BODY_SENSOR_LOCATION = '00002a38-0000-1000-8000-00805f9b34fb'
 
 
-class Link:
-    """One device's connection states as the client sees them."""
-
-    def __init__(self) -> None:
-        self.states: list[list] = []
-        self.changed = asyncio.Event()
-
-    def __call__(self, connected: bool, mtu: int, error: int) -> None:
-        self.states.append([connected, mtu, error])
-        self.changed.set()
-
-    async def becomes(self, connected: bool, timeout: float) -> list:
-        async def wait() -> list:
-            while not (self.states and self.states[-1][0] == connected):
-                self.changed.clear()
-                await self.changed.wait()
-            return self.states[-1]
-        return await asyncio.wait_for(wait(), timeout)
-
-
 async def scenario(args: argparse.Namespace) -> None:
-    client = APIClient('127.0.0.1', args.port, None, noise_psk=args.key, client_info='rtstack two-adapter scenario')
-    await asyncio.wait_for(client.connect(login=True), 15)
-    info = await asyncio.wait_for(client.device_info(), 10)
-    flags = info.bluetooth_proxy_feature_flags_compat(client.api_version)
+    client, flags = await open_proxy(args.port, args.key, 'rtstack two-adapter scenario')
 
     free_updates: list[list] = []
     free_changed = asyncio.Event()
@@ -81,7 +56,7 @@ async def scenario(args: argparse.Namespace) -> None:
     await asyncio.sleep(args.listen)
     emit(heard=sorted(f'{a:012X}' for a in heard if a in (HEART, SPEED)))
 
-    heart, speed = Link(), Link()
+    heart, speed = LinkStates(), LinkStates()
     for address, link, name in ((HEART, heart, 'heart'), (SPEED, speed, 'speed')):
         await asyncio.wait_for(client.bluetooth_device_connect(address, link, timeout=20, feature_flags=flags,
                                                                has_cache=False, address_type=1), 25)
@@ -96,7 +71,7 @@ async def scenario(args: argparse.Namespace) -> None:
     emit(connections_free_lost=await free_becomes(lambda u: u[1] < 10 and u[2] == [SPEED], 'one adapter less'))
 
     # Home Assistant's integrations connect again themselves (bleak-retry-connector).
-    heart_again = Link()
+    heart_again = LinkStates()
     await asyncio.wait_for(client.bluetooth_device_connect(HEART, heart_again, timeout=20, feature_flags=flags,
                                                            has_cache=True, address_type=1), 25)
     emit(reconnected=await heart_again.becomes(True, 5))

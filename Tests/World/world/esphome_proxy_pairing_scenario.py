@@ -16,9 +16,7 @@ import asyncio
 import os
 import sys
 
-from aioesphomeapi import APIClient
-
-from world.esphome_client import emit, observed
+from world.esphome_client import LinkStates, emit, observed, open_proxy
 
 SECURE = 0xC50000000001
 HEART = 0xC10000000001
@@ -30,30 +28,13 @@ def bond_files(directory: str) -> list[str]:
 
 
 async def scenario(args: argparse.Namespace) -> None:
-    client = APIClient('127.0.0.1', args.port, None, noise_psk=args.key, client_info='rtstack pairing scenario')
-    await asyncio.wait_for(client.connect(login=True), 15)
-    info = await asyncio.wait_for(client.device_info(), 10)
-    flags = info.bluetooth_proxy_feature_flags_compat(client.api_version)
+    client, flags = await open_proxy(args.port, args.key, 'rtstack pairing scenario')
     emit(feature_flags=flags)
 
-    states: list[list] = []
-    changed = asyncio.Event()
-
-    def on_state(connected: bool, mtu: int, error: int) -> None:
-        states.append([connected, mtu, error])
-        changed.set()
-
-    async def state_becomes(connected: bool) -> list:
-        async def wait() -> list:
-            while not (states and states[-1][0] == connected):
-                changed.clear()
-                await changed.wait()
-            return states[-1]
-        return await asyncio.wait_for(wait(), 15)
-
-    await asyncio.wait_for(client.bluetooth_device_connect(SECURE, on_state, timeout=20, feature_flags=flags,
+    states = LinkStates()
+    await asyncio.wait_for(client.bluetooth_device_connect(SECURE, states, timeout=20, feature_flags=flags,
                                                            has_cache=False, address_type=1), 25)
-    emit(connected=await state_becomes(True))
+    emit(connected=await states.becomes(True))
 
     paired = await asyncio.wait_for(client.bluetooth_device_pair(SECURE), 35)
     emit(paired={'paired': paired.paired, 'error': paired.error}, bonds_after_pair=bond_files(args.state_dir))
@@ -68,7 +49,7 @@ async def scenario(args: argparse.Namespace) -> None:
 
     unpaired = await asyncio.wait_for(client.bluetooth_device_unpair(SECURE), 10)
     emit(unpaired={'success': unpaired.success, 'error': unpaired.error}, bonds_after_unpair=bond_files(args.state_dir))
-    emit(dropped=await state_becomes(False))
+    emit(dropped=await states.becomes(False))
 
     unconnected = await asyncio.wait_for(client.bluetooth_device_pair(HEART), 10)
     emit(pair_unconnected={'paired': unconnected.paired, 'error': unconnected.error})

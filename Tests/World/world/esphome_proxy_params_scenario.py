@@ -14,10 +14,9 @@ import argparse
 import asyncio
 import sys
 
-from aioesphomeapi import APIClient
 from aioesphomeapi.core import BluetoothConnectionParamsAPIError
 
-from world.esphome_client import emit, observed
+from world.esphome_client import LinkStates, emit, observed, open_proxy
 
 HEART = 0xC10000000001
 ABSENT = 0xC90000000009
@@ -25,30 +24,13 @@ PARAMETERS = {'min_interval': 12, 'max_interval': 16, 'latency': 2, 'timeout': 3
 
 
 async def scenario(args: argparse.Namespace) -> None:
-    client = APIClient('127.0.0.1', args.port, None, noise_psk=args.key, client_info='rtstack params scenario')
-    await asyncio.wait_for(client.connect(login=True), 15)
-    info = await asyncio.wait_for(client.device_info(), 10)
-    flags = info.bluetooth_proxy_feature_flags_compat(client.api_version)
+    client, flags = await open_proxy(args.port, args.key, 'rtstack params scenario')
     emit(feature_flags=flags)
 
-    states: list[list] = []
-    changed = asyncio.Event()
-
-    def on_state(connected: bool, mtu: int, error: int) -> None:
-        states.append([connected, mtu, error])
-        changed.set()
-
-    async def state_becomes(connected: bool) -> list:
-        async def wait() -> list:
-            while not (states and states[-1][0] == connected):
-                changed.clear()
-                await changed.wait()
-            return states[-1]
-        return await asyncio.wait_for(wait(), 15)
-
-    await asyncio.wait_for(client.bluetooth_device_connect(HEART, on_state, timeout=20, feature_flags=flags,
+    states = LinkStates()
+    await asyncio.wait_for(client.bluetooth_device_connect(HEART, states, timeout=20, feature_flags=flags,
                                                            has_cache=False, address_type=1), 25)
-    emit(connected=await state_becomes(True))
+    emit(connected=await states.becomes(True))
 
     await asyncio.wait_for(client.bluetooth_device_set_connection_params(HEART, **PARAMETERS), 10)
     emit(parameters_set=PARAMETERS)
@@ -62,7 +44,7 @@ async def scenario(args: argparse.Namespace) -> None:
         emit(absent={'error': error.error_code})
 
     await asyncio.wait_for(client.bluetooth_device_disconnect(HEART), 20)
-    emit(disconnected=await state_becomes(False))
+    emit(disconnected=await states.becomes(False))
     await asyncio.wait_for(client.disconnect(), 10)
 
 
