@@ -46,6 +46,19 @@ import Wire
                 "just above twice the interval")
     }
 
+    @Test func anUpdateTheControllerCouldNotMakeIsAWarningAndTheLinkKeepsItsParameters() throws {
+        let (host, fake) = readyHost()
+        let link = connectLink(host, fake, peer(1), handle: 0x0041)
+        let before = fake.pulledHost.links.first?.connection?.interval
+        try host.updateConnection(link, to: ConnectionParameters(intervalMin: 6, intervalMax: 12, latency: 0, supervisionTimeout: 300),
+                                  at: fake.now)
+        fake.run()
+        fake.emitLE(.connectionUpdateComplete(LEConnectionUpdateCompleteEvent(
+            status: .unacceptableConnectionParameters, connectionHandle: 0x0041, connectionInterval: 12, supervisionTimeout: 300)))
+        #expect(fake.warnings.contains { $0.message.contains("LE Connection Update on \(link) failed") }, "\(fake.warnings)")
+        #expect(fake.pulledHost.links.first?.connection?.interval == before)
+    }
+
     @Test func aLinkWithoutAConnectionIsRefused() {
         let (host, fake) = readyHost()
         let link = host.connect(to: peer(2), plan: .noGATT, at: fake.now)

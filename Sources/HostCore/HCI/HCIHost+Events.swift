@@ -55,7 +55,12 @@ extension HCIHost {
         case let .enhancedConnectionCompleteV2(e):
             connectionComplete(e.connectionComplete, peerRPA: e.v1.peerResolvablePrivateAddress, at: now)
         case let .connectionUpdateComplete(e):
-            guard e.status.isSuccess, let c = connections[e.connectionHandle] else { return }
+            guard let c = connections[e.connectionHandle] else { return }
+            guard e.status.isSuccess else {
+                // The parameters stay as they were; whoever asked learns why only from here.
+                warn("LE Connection Update on \(c.link) failed: \(e.status)")
+                return
+            }
             c.info.interval = e.connectionInterval
             c.info.latency = e.peripheralLatency
             c.info.supervisionTimeout = e.supervisionTimeout
