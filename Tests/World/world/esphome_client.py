@@ -62,6 +62,15 @@ class LinkStates:
         return await asyncio.wait_for(wait(), timeout)
 
 
+async def connected_link(client: APIClient, flags: int, address: int) -> LinkStates:
+    """A v3 connect without cache to the random `address`, its states once it is up."""
+    states = LinkStates()
+    await asyncio.wait_for(client.bluetooth_device_connect(address, states, timeout=20, feature_flags=flags,
+                                                           has_cache=False, address_type=1), 25)
+    await states.becomes(True)
+    return states
+
+
 async def run(args: argparse.Namespace) -> None:
     client = APIClient('127.0.0.1', args.port, None, noise_psk=args.key,
                        expected_name=args.expect_name, client_info='rtstack test')

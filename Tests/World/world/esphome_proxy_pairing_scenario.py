@@ -16,7 +16,7 @@ import asyncio
 import os
 import sys
 
-from world.esphome_client import LinkStates, emit, observed, open_proxy
+from world.esphome_client import connected_link, emit, observed, open_proxy
 
 SECURE = 0xC50000000001
 HEART = 0xC10000000001
@@ -31,10 +31,8 @@ async def scenario(args: argparse.Namespace) -> None:
     client, flags = await open_proxy(args.port, args.key, 'rtstack pairing scenario')
     emit(feature_flags=flags)
 
-    states = LinkStates()
-    await asyncio.wait_for(client.bluetooth_device_connect(SECURE, states, timeout=20, feature_flags=flags,
-                                                           has_cache=False, address_type=1), 25)
-    emit(connected=await states.becomes(True))
+    states = await connected_link(client, flags, SECURE)
+    emit(connected=states.states[-1])
 
     paired = await asyncio.wait_for(client.bluetooth_device_pair(SECURE), 35)
     emit(paired={'paired': paired.paired, 'error': paired.error}, bonds_after_pair=bond_files(args.state_dir))

@@ -16,7 +16,7 @@ import sys
 
 from aioesphomeapi.core import BluetoothConnectionParamsAPIError
 
-from world.esphome_client import LinkStates, emit, observed, open_proxy
+from world.esphome_client import connected_link, emit, observed, open_proxy
 
 HEART = 0xC10000000001
 ABSENT = 0xC90000000009
@@ -27,10 +27,8 @@ async def scenario(args: argparse.Namespace) -> None:
     client, flags = await open_proxy(args.port, args.key, 'rtstack params scenario')
     emit(feature_flags=flags)
 
-    states = LinkStates()
-    await asyncio.wait_for(client.bluetooth_device_connect(HEART, states, timeout=20, feature_flags=flags,
-                                                           has_cache=False, address_type=1), 25)
-    emit(connected=await states.becomes(True))
+    states = await connected_link(client, flags, HEART)
+    emit(connected=states.states[-1])
 
     await asyncio.wait_for(client.bluetooth_device_set_connection_params(HEART, **PARAMETERS), 10)
     emit(parameters_set=PARAMETERS)
