@@ -51,7 +51,7 @@ extension GatewayController {
             d.lastAvailable = nil
             publishState(d, at: now)
             if configuration.mqtt.discovery {
-                d.discovered.removeAll()
+                for key in d.quantityTopics.keys { d.quantityTopics[key]?.discovery = nil }
             }
         }
         publishGatewayStatus(at: now)

@@ -40,20 +40,27 @@ extension GatewayController {
     /// One quantity: its Home Assistant config first (once), then the value stamped with the
     /// `UnixTime.iso8601` text of its notification or advertisement.
     func publish(_ q: SensorQuantity, of d: GatewayDevice, stamp: String) {
-        if configuration.mqtt.discovery, d.discovered[q.key] == nil {
+        let topic: String
+        if let known = d.quantityTopics[q.key], known.discovery != nil || !configuration.mqtt.discovery {
+            topic = known.value
+        } else {
+            topic = firstValue(q, of: d)
+        }
+        messages.append(MQTTMessage(topic: topic, payload: GatewayPayloads.measurementPayload(q, stamp: stamp),
+                                    qos: configuration.mqtt.qos, retain: configuration.mqtt.retain))
+    }
+
+    /// A quantity's first value (on this broker connection): its topic made, its Home
+    /// Assistant config published (before the value).
+    private func firstValue(_ q: SensorQuantity, of d: GatewayDevice) -> String {
+        var t = d.quantityTopics[q.key] ?? GatewayDevice.QuantityTopics(value: topics.quantity(d.id, q.key))
+        if configuration.mqtt.discovery, t.discovery == nil {
             let config = discovery.config(for: q, device: identity(of: d))
-            d.discovered[q.key] = config.topic
+            t.discovery = config.topic
             messages.append(config)
         }
-        let topic: String
-        if let t = d.topics[q.key] {
-            topic = t
-        } else {
-            topic = topics.quantity(d.id, q.key)
-            d.topics[q.key] = topic
-        }
-        messages.append(MQTTMessage(topic: topic, text: GatewayPayloads.measurement(q, stamp: stamp),
-                                    qos: configuration.mqtt.qos, retain: configuration.mqtt.retain))
+        d.quantityTopics[q.key] = t
+        return t.value
     }
 
     func identity(of d: GatewayDevice) -> DeviceIdentity {

@@ -45,10 +45,22 @@ final class GatewayDevice {
     var registered: Set<UInt16> = []
     /// Value handles registered for the control clients (one registration for all of them).
     var controlRegistered: Set<UInt16> = []
-    /// Quantities whose Home Assistant config is published, with its topic.
-    var discovered: [String: String] = [:]
-    /// Topics per quantity key, made once.
-    var topics: [String: String] = [:]
+    /// Per quantity key: its topics. One dictionary, so that a value costs one look-up (a
+    /// notification's four to six quantities are each looked up).
+    var quantityTopics: [String: QuantityTopics] = [:]
+
+    struct QuantityTopics {
+        /// Where its values go, made once.
+        let value: String
+        /// Its Home Assistant config's topic, once that config is published (nil again when
+        /// it must be published again: a new broker connection).
+        var discovery: String?
+    }
+
+    /// The Home Assistant config topics published, by quantity key.
+    var discoveryTopics: [(key: String, topic: String)] {
+        quantityTopics.compactMap { key, t in t.discovery.map { (key, $0) } }
+    }
     /// Last passive value published per key, and when: an unchanged value goes out again only
     /// after a while.
     var lastPassive: [String: (value: QuantityValue, at: HostTime)] = [:]
