@@ -41,8 +41,8 @@ extension GatewayController {
     /// `UnixTime.iso8601` text of its notification or advertisement.
     func publish(_ q: SensorQuantity, of d: GatewayDevice, stamp: String) {
         let topic: String
-        if let known = d.quantityTopics[q.key], known.discovery != nil || !configuration.mqtt.discovery {
-            topic = known.value
+        if let i = d.quantityTopicsIndex(q.key), d.quantityTopics[i].discovery != nil || !configuration.mqtt.discovery {
+            topic = d.quantityTopics[i].value
         } else {
             topic = firstValue(q, of: d)
         }
@@ -53,14 +53,16 @@ extension GatewayController {
     /// A quantity's first value (on this broker connection): its topic made, its Home
     /// Assistant config published (before the value).
     private func firstValue(_ q: SensorQuantity, of d: GatewayDevice) -> String {
-        var t = d.quantityTopics[q.key] ?? GatewayDevice.QuantityTopics(value: topics.quantity(d.id, q.key))
-        if configuration.mqtt.discovery, t.discovery == nil {
+        let i = d.quantityTopicsIndex(q.key) ?? {
+            d.quantityTopics.append(GatewayDevice.QuantityTopics(key: q.key, value: topics.quantity(d.id, q.key)))
+            return d.quantityTopics.count - 1
+        }()
+        if configuration.mqtt.discovery, d.quantityTopics[i].discovery == nil {
             let config = discovery.config(for: q, device: identity(of: d))
-            t.discovery = config.topic
+            d.quantityTopics[i].discovery = config.topic
             messages.append(config)
         }
-        d.quantityTopics[q.key] = t
-        return t.value
+        return d.quantityTopics[i].value
     }
 
     func identity(of d: GatewayDevice) -> DeviceIdentity {

@@ -45,11 +45,14 @@ final class GatewayDevice {
     var registered: Set<UInt16> = []
     /// Value handles registered for the control clients (one registration for all of them).
     var controlRegistered: Set<UInt16> = []
-    /// Per quantity key: its topics. One dictionary, so that a value costs one look-up (a
-    /// notification's four to six quantities are each looked up).
-    var quantityTopics: [String: QuantityTopics] = [:]
+    /// Per quantity: its topics, found by a linear scan of the device's few keys (ten at most
+    /// for the profiles the gateway decodes): every quantity of every notification is looked
+    /// up, and comparing keys (small strings, most of them) costs less than hashing one.
+    var quantityTopics: [QuantityTopics] = []
 
     struct QuantityTopics {
+        /// The quantity's key (`SensorQuantity.key`).
+        let key: String
         /// Where its values go, made once.
         let value: String
         /// Its Home Assistant config's topic, once that config is published (nil again when
@@ -57,9 +60,14 @@ final class GatewayDevice {
         var discovery: String?
     }
 
+    func quantityTopicsIndex(_ key: String) -> Int? {
+        for (i, t) in quantityTopics.enumerated() where t.key == key { return i }
+        return nil
+    }
+
     /// The Home Assistant config topics published, by quantity key.
     var discoveryTopics: [(key: String, topic: String)] {
-        quantityTopics.compactMap { key, t in t.discovery.map { (key, $0) } }
+        quantityTopics.compactMap { t in t.discovery.map { (t.key, $0) } }
     }
     /// Last passive value published per key, and when: an unchanged value goes out again only
     /// after a while.
