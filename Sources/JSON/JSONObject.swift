@@ -7,6 +7,12 @@ public struct JSONObject: Sendable {
 
     public init() {}
 
+    /// An object whose text is expected to stay within `capacity` octets: the text is allocated
+    /// once instead of growing in steps (a gateway builds one per MQTT message).
+    public init(reservingCapacity capacity: Int) {
+        text.reserveCapacity(capacity)
+    }
+
     private mutating func key(_ k: String) {
         if !empty { text.append(",") }
         empty = false
@@ -69,6 +75,15 @@ public struct JSONObject: Sendable {
     }
 
     public var finished: String { text + "}" }
+
+    /// `finished` as UTF-8 octets (an MQTT payload), copied once from the text.
+    public var finishedUTF8: [UInt8] {
+        var octets: [UInt8] = []
+        octets.reserveCapacity(text.utf8.count + 1)
+        octets.append(contentsOf: text.utf8)
+        octets.append(0x7D)
+        return octets
+    }
 
     /// Fixed-point text without exponent; JSON has no NaN or infinity, so those become null.
     public static func number(_ v: Double, decimals: Int) -> String {

@@ -23,7 +23,9 @@ struct MQTTOutbox {
     let limit: Int
     private var entries: [Entry] = []
     private var head = 0
-    private var midIndex: [UInt16: MQTTPublishID] = [:]
+    /// No entry in `head..<waitingFrom` waits: the search for the oldest waiting message starts
+    /// here instead of walking every in-flight one again for each publish.
+    private var waitingFrom = 0
     /// Entries not done.
     private(set) var count = 0
     private(set) var inFlightCount = 0
@@ -42,7 +44,7 @@ struct MQTTOutbox {
     mutating func enqueue(_ message: MQTTMessage, id: MQTTPublishID) -> MQTTPublishID? {
         var dropped: MQTTPublishID?
         if count >= limit {
-            if let i = firstIndex(where: { $0.state == .waiting }) {
+            if let i = firstWaiting() {
                 dropped = entries[i].id
                 entries[i].state = .done
                 count -= 1
@@ -62,26 +64,36 @@ struct MQTTOutbox {
 
     /// The oldest waiting message, if any (not removed).
     func nextWaiting() -> Entry? {
-        firstIndex(where: { $0.state == .waiting }).map { entries[$0] }
+        firstWaiting().map { entries[$0] }
     }
 
     mutating func markInFlight(_ id: MQTTPublishID, mid: UInt16) {
         guard let i = index(of: id), entries[i].state == .waiting else { return }
+        if firstWaiting() == i { waitingFrom = i + 1 }
         entries[i].state = .inFlight(mid: mid)
-        midIndex[mid] = id
         inFlightCount += 1
     }
 
     /// Removes the message the session finished under `mid`; its id, or nil for an unknown mid.
+    ///
+    /// Found by walking the in-flight entries from the oldest, not through an index by mid: a
+    /// broker acknowledges in order (§4.6), so the first one is almost always it, and the walk
+    /// ends after the last in-flight entry (at most `inFlightLimit`) for an unknown mid.
     mutating func acknowledge(mid: UInt16) -> MQTTPublishID? {
-        guard let id = midIndex.removeValue(forKey: mid), let i = index(of: id) else { return nil }
-        return finish(at: i)
+        var i = head, seen = 0
+        while seen < inFlightCount && i < entries.count {
+            if case .inFlight(let m) = entries[i].state {
+                if m == mid { return finish(at: i) }
+                seen += 1
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// Removes a message that will never be sent (refused by the session).
     mutating func remove(_ id: MQTTPublishID) {
         guard let i = index(of: id) else { return }
-        if case .inFlight(let mid) = entries[i].state { midIndex[mid] = nil }
         _ = finish(at: i)
     }
 
@@ -90,8 +102,8 @@ struct MQTTOutbox {
         for i in head..<entries.count {
             if case .inFlight = entries[i].state { entries[i].state = .waiting }
         }
-        midIndex.removeAll()
         inFlightCount = 0
+        waitingFrom = head
     }
 
     /// The drop count since the last report, reset.
@@ -109,10 +121,10 @@ struct MQTTOutbox {
         return id
     }
 
-    private func firstIndex(where predicate: (Entry) -> Bool) -> Int? {
-        var i = head
+    private func firstWaiting() -> Int? {
+        var i = max(head, waitingFrom)
         while i < entries.count {
-            if predicate(entries[i]) { return i }
+            if entries[i].state == .waiting { return i }
             i += 1
         }
         return nil
@@ -132,6 +144,7 @@ struct MQTTOutbox {
         while head < entries.count && entries[head].state == .done { head += 1 }
         if head > 64 && head * 2 > entries.count {
             entries.removeFirst(head)
+            waitingFrom = max(0, waitingFrom - head)
             head = 0
         }
     }

@@ -137,6 +137,24 @@ import Wire
         #expect(rig.published.last?.topic == "rtstack/gw/heart/issue", "a malformed value is an issue")
     }
 
+    /// A new broker connection may be a broker that lost its retained configs: each quantity's
+    /// config goes out again before its next value, once, to the topic it had.
+    @Test func aNewBrokerConnectionSendsEachConfigAgainBeforeTheNextValue() throws {
+        let rig = GatewayRig(adapters: 1, configuration: GatewayConfiguration())
+        rig.advertise(GatewayRig.heart, heartAd, adapter: 0, rssi: -40)
+        rig.bringUp(GatewayRig.heart, adapter: 0, db: GatewayRig.heartDatabase)
+        let link = try #require(rig.hosts[0].link(to: GatewayRig.heart))
+        let config = "homeassistant/sensor/rtstack_gw_heart_heart_rate/config"
+        rig.event(.notification(link, attributeHandle: 0x12, value: [0x00, 72][...]), adapter: 0)
+        rig.controller.mqttConnected(at: rig.now)
+        _ = rig.controller.takeMessages()
+        let before = rig.published.count
+        rig.event(.notification(link, attributeHandle: 0x12, value: [0x00, 73][...]), adapter: 0)
+        rig.event(.notification(link, attributeHandle: 0x12, value: [0x00, 74][...]), adapter: 0)
+        let new = Array(rig.published[before...]).map(\.topic)
+        #expect(new == [config, "rtstack/gw/heart/heart_rate", "rtstack/gw/heart/heart_rate"])
+    }
+
     @Test func aReadCommandIsAnsweredOnTheReplyTopic() throws {
         let rig = GatewayRig(adapters: 1)
         rig.advertise(GatewayRig.heart, heartAd, adapter: 0, rssi: -40)

@@ -95,6 +95,26 @@ import TestSupport
         #expect(box.count == 0)
     }
 
+    /// The oldest waiting message is found past the in-flight ones (the outbox keeps a cursor),
+    /// also when a younger one went in flight first, after the front was compacted away under
+    /// the cursor, and after a requeue.
+    @Test func theOldestWaitingIsFoundWhateverWentInFlightFirst() {
+        var box = MQTTOutbox(limit: 1000)
+        for i in 1...200 { _ = box.enqueue(Self.m(i), id: MQTTPublishID(UInt64(i))) }
+        box.markInFlight(MQTTPublishID(2), mid: 2)
+        #expect(box.nextWaiting()?.id == MQTTPublishID(1))
+        box.markInFlight(MQTTPublishID(1), mid: 1)
+        #expect(box.nextWaiting()?.id == MQTTPublishID(3))
+        for i in 3...150 { box.markInFlight(MQTTPublishID(UInt64(i)), mid: UInt16(i)) }
+        for i in 1...150 { #expect(box.acknowledge(mid: UInt16(i)) == MQTTPublishID(UInt64(i))) }
+        #expect(box.count == 50 && box.inFlightCount == 0)
+        #expect(box.nextWaiting()?.id == MQTTPublishID(151))
+        box.markInFlight(MQTTPublishID(151), mid: 151)
+        #expect(box.nextWaiting()?.id == MQTTPublishID(152))
+        box.requeueInFlight()
+        #expect(box.nextWaiting()?.id == MQTTPublishID(151))
+    }
+
     /// Many messages through a small box, with connections dropping now and then: the count,
     /// the in-flight count and the drops always add up, and what is acknowledged comes out in
     /// publish order.

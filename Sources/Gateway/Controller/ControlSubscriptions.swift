@@ -6,7 +6,10 @@ struct ControlSubscriptions {
 
     /// The clients subscribed to a value handle of a device (empty: none).
     func clients(of device: String, handle: UInt16) -> Set<Int> {
-        clients[device]?[handle] ?? []
+        // Asked for every notification; with no control client subscribed (the usual case) the
+        // device id is not even hashed.
+        if clients.isEmpty { return [] }
+        return clients[device]?[handle] ?? []
     }
 
     /// The value handles some client wants of a device (registered again on each connection).

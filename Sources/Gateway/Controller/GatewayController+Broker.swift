@@ -51,7 +51,7 @@ extension GatewayController {
             d.lastAvailable = nil
             publishState(d, at: now)
             if configuration.mqtt.discovery {
-                d.discovered.removeAll()
+                for i in d.quantityTopics.indices { d.quantityTopics[i].discovery = nil }
             }
         }
         publishGatewayStatus(at: now)

@@ -40,20 +40,29 @@ extension GatewayController {
     /// One quantity: its Home Assistant config first (once), then the value stamped with the
     /// `UnixTime.iso8601` text of its notification or advertisement.
     func publish(_ q: SensorQuantity, of d: GatewayDevice, stamp: String) {
-        if configuration.mqtt.discovery, d.discovered[q.key] == nil {
+        let topic: String
+        if let i = d.quantityTopicsIndex(q.key), d.quantityTopics[i].discovery != nil || !configuration.mqtt.discovery {
+            topic = d.quantityTopics[i].value
+        } else {
+            topic = firstValue(q, of: d)
+        }
+        messages.append(MQTTMessage(topic: topic, payload: GatewayPayloads.measurementPayload(q, stamp: stamp),
+                                    qos: configuration.mqtt.qos, retain: configuration.mqtt.retain))
+    }
+
+    /// A quantity's first value (on this broker connection): its topic made, its Home
+    /// Assistant config published (before the value).
+    private func firstValue(_ q: SensorQuantity, of d: GatewayDevice) -> String {
+        let i = d.quantityTopicsIndex(q.key) ?? {
+            d.quantityTopics.append(GatewayDevice.QuantityTopics(key: q.key, value: topics.quantity(d.id, q.key)))
+            return d.quantityTopics.count - 1
+        }()
+        if configuration.mqtt.discovery, d.quantityTopics[i].discovery == nil {
             let config = discovery.config(for: q, device: identity(of: d))
-            d.discovered[q.key] = config.topic
+            d.quantityTopics[i].discovery = config.topic
             messages.append(config)
         }
-        let topic: String
-        if let t = d.topics[q.key] {
-            topic = t
-        } else {
-            topic = topics.quantity(d.id, q.key)
-            d.topics[q.key] = topic
-        }
-        messages.append(MQTTMessage(topic: topic, text: GatewayPayloads.measurement(q, stamp: stamp),
-                                    qos: configuration.mqtt.qos, retain: configuration.mqtt.retain))
+        return d.quantityTopics[i].value
     }
 
     func identity(of d: GatewayDevice) -> DeviceIdentity {

@@ -56,7 +56,7 @@ extension GatewayController {
     func retire(_ d: GatewayDevice, at now: HostTime) {
         d.retiring = true
         unplace(d, at: now)
-        for (_, topic) in d.discovered.sorted(by: { $0.key < $1.key }) {
+        for (_, topic) in d.discoveryTopics.sorted(by: { $0.key < $1.key }) {
             messages.append(MQTTMessage(topic: topic, payload: [], qos: .atLeastOnce, retain: true))
         }
         for topic in [topics.deviceState(d.id), topics.deviceAvailability(d.id)] {

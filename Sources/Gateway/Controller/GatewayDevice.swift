@@ -45,10 +45,30 @@ final class GatewayDevice {
     var registered: Set<UInt16> = []
     /// Value handles registered for the control clients (one registration for all of them).
     var controlRegistered: Set<UInt16> = []
-    /// Quantities whose Home Assistant config is published, with its topic.
-    var discovered: [String: String] = [:]
-    /// Topics per quantity key, made once.
-    var topics: [String: String] = [:]
+    /// Per quantity: its topics, found by a linear scan of the device's few keys (ten at most
+    /// for the profiles the gateway decodes): every quantity of every notification is looked
+    /// up, and comparing keys (small strings, most of them) costs less than hashing one.
+    var quantityTopics: [QuantityTopics] = []
+
+    struct QuantityTopics {
+        /// The quantity's key (`SensorQuantity.key`).
+        let key: String
+        /// Where its values go, made once.
+        let value: String
+        /// Its Home Assistant config's topic, once that config is published (nil again when
+        /// it must be published again: a new broker connection).
+        var discovery: String?
+    }
+
+    func quantityTopicsIndex(_ key: String) -> Int? {
+        for (i, t) in quantityTopics.enumerated() where t.key == key { return i }
+        return nil
+    }
+
+    /// The Home Assistant config topics published, by quantity key.
+    var discoveryTopics: [(key: String, topic: String)] {
+        quantityTopics.compactMap { t in t.discovery.map { (t.key, $0) } }
+    }
     /// Last passive value published per key, and when: an unchanged value goes out again only
     /// after a while.
     var lastPassive: [String: (value: QuantityValue, at: HostTime)] = [:]

@@ -17,14 +17,24 @@ public enum GatewayPayloads {
     /// The same with the time already as text (`UnixTime.iso8601`), so that the quantities of
     /// one notification share one formatting of it.
     public static func measurement(_ q: SensorQuantity, stamp: String, sequence: UInt64? = nil) -> String {
-        var o = JSONObject()
+        measurementObject(q, stamp: stamp, sequence: sequence).finished
+    }
+
+    /// The same as the MQTT payload's octets, the one form the gateway publishes: the text is
+    /// built in one allocation and copied out once (a measurement is 60–100 octets).
+    public static func measurementPayload(_ q: SensorQuantity, stamp: String) -> [UInt8] {
+        measurementObject(q, stamp: stamp, sequence: nil).finishedUTF8
+    }
+
+    private static func measurementObject(_ q: SensorQuantity, stamp: String, sequence: UInt64?) -> JSONObject {
+        var o = JSONObject(reservingCapacity: 128)
         if q.kind == .event {
             if case .text(let t) = q.value { o.add("event_type", t) }
         }
         addValue(q, into: &o)
         o.add("time", stamp)
         if let s = sequence { o.add("seq", raw: String(s)) }
-        return o.finished
+        return o
     }
 
     /// `"value"`, `"reason"` when unavailable, and `"unit"`.

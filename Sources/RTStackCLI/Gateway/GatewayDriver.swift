@@ -80,6 +80,8 @@ final class GatewayDriver: EventLoopDriver {
     private let makeAdapter: (String, Int) -> AdapterRuntime?
     private let result: ResultBox
     private var owners: [Owner] = []
+    /// One adapter's descriptors while they are collected, kept between turns (no allocation per turn).
+    private var scratch: [WatchedDescriptor] = []
     private var lastStatus: (GatewayStatusCounts, brokerConnected: Bool)?
 
     struct Parts {
@@ -161,7 +163,15 @@ final class GatewayDriver: EventLoopDriver {
                 if let p = a.pump, p.settle() { again = true }
             }
             closeFailedAdapters(at: now)
+            let messages = controller.takeMessages()
             if let mqtt {
+                for m in messages {
+                    do { try mqtt.publish(m) } catch { log.write(.error, "MQTT: not published to \(m.topic): \(error)") }
+                }
+                // The round's messages in one write; the broker's acknowledgements read on this turn.
+                mqtt.flush(at: now)
+                // What the turn's reads and this flush brought, after the flush: the
+                // acknowledgements it read are taken in this round, not in one more.
                 controller.mqttStatistics = mqtt.statistics
                 while let e = mqtt.nextEvent() {
                     // A delivery changes nothing else (2.7 a notification): no other round for it.
@@ -170,15 +180,6 @@ final class GatewayDriver: EventLoopDriver {
                     runtime.brokerEvent(e, broker: "\(mqtt.configuration.broker)", held: mqtt.statistics.queued,
                                         limit: mqtt.configuration.queueLimit, at: now)
                 }
-            }
-            let messages = controller.takeMessages()
-            if let mqtt {
-                for m in messages {
-                    do { try mqtt.publish(m) } catch { log.write(.error, "MQTT: not published to \(m.topic): \(error)") }
-                }
-                // The round's messages in one write; the broker's acknowledgements read on this turn.
-                mqtt.flush(at: now)
-                if !messages.isEmpty || mqtt.hasEvents { again = true }
             }
             for (client, line) in controller.takeControlOutput() {
                 if control?.send(client, line) == false { controller.controlClosed(client: client, at: now) }
@@ -250,7 +251,6 @@ final class GatewayDriver: EventLoopDriver {
 
     func collectDescriptors(into list: inout [WatchedDescriptor]) {
         owners.removeAll(keepingCapacity: true)
-        var scratch: [WatchedDescriptor] = []
         for a in adapters {
             guard let p = a.pump else { continue }
             scratch.removeAll(keepingCapacity: true)

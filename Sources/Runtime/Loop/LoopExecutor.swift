@@ -84,14 +84,15 @@ public final class LoopExecutor: TaskExecutor, Sendable {
     }
 
     /// Runs the jobs queued so far (not those they enqueue) with `batch` as the swap buffer
-    /// (empty on entry and on return). Returns whether jobs are queued for the next turn.
-    func runQueued(_ batch: inout [UnownedJob]) -> Bool {
+    /// (empty on entry and on return). Returns whether any ran (the driver's deadline may have
+    /// moved) and whether jobs are queued for the next turn.
+    func runQueued(_ batch: inout [UnownedJob]) -> (ran: Bool, more: Bool) {
         state.withLock { s in swap(&s.jobs, &batch) }
-        if batch.isEmpty { return false }
+        if batch.isEmpty { return (false, false) }
         let me = asUnownedTaskExecutor()
         for job in batch { job.runSynchronously(on: me) }
         batch.removeAll(keepingCapacity: true)
-        return state.withLock { !$0.jobs.isEmpty }
+        return (true, state.withLock { !$0.jobs.isEmpty })
     }
 
     /// The loop's end: runs what is queued, and what those jobs enqueue, for a bounded number

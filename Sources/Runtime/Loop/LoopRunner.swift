@@ -48,18 +48,26 @@ final class LoopRunner<Driver: EventLoopDriver> {
         while true {
             if let outcome = ended() { return outcome }
 
-            if let due = driver.nextDeadline {
-                let now = MonotonicClock.now()
-                if due <= now {
-                    driver.deadlineReached(at: now)
-                    if let outcome = ended() { return outcome }
-                }
+            // The driver's deadline is asked once per turn, and again only when something ran
+            // that may have moved it (a deadline handled, tasks run): a gateway's is a walk over
+            // every adapter, link and device, and the turn's clock read serves the poll timeout too.
+            var deadline = driver.nextDeadline
+            var now = MonotonicClock.now()
+            if let due = deadline, due <= now {
+                driver.deadlineReached(at: now)
+                if let outcome = ended() { return outcome }
+                deadline = driver.nextDeadline
+                now = MonotonicClock.now()
             }
 
             // Tasks on the loop's executor: those a read just resumed run here, before the loop
             // sleeps. If they queued more, poll without waiting so I/O keeps its turn.
-            let moreTaskJobs = loop.executor.runQueued(&taskJobs)
+            let (ranTaskJobs, moreTaskJobs) = loop.executor.runQueued(&taskJobs)
             if let outcome = ended() { return outcome }
+            if ranTaskJobs {
+                deadline = driver.nextDeadline
+                now = MonotonicClock.now()
+            }
 
             watched.removeAll(keepingCapacity: true)
             driver.collectDescriptors(into: &watched)
@@ -68,7 +76,7 @@ final class LoopRunner<Driver: EventLoopDriver> {
             fds.append(pollfd(fd: signals?.fd ?? -1, events: Int16(POLLIN), revents: 0))
             for w in watched { fds.append(pollfd(fd: w.fd, events: w.events, revents: 0)) }
 
-            let timeout = moreTaskJobs ? 0 : PollTimeout.milliseconds(until: driver.nextDeadline, now: MonotonicClock.now())
+            let timeout = moreTaskJobs ? 0 : PollTimeout.milliseconds(until: deadline, now: now)
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 let code = currentErrno

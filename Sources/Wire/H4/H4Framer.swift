@@ -143,6 +143,14 @@ public struct H4Framer: Sendable {
         storage.append(contentsOf: bytes)
     }
 
+    /// The same for a transport's read buffer, compiled for it here: the generic one is not
+    /// specialised across modules, and every HCI read of a stream transport comes this way.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        inputEnded = false
+        storage.append(contentsOf: bytes)
+    }
+
     /// Marks the end of the input (end of file, closed socket): from now on `next()` also reports
     /// an incomplete tail as `.garbage(…, .truncatedAtEnd)` and resynchronises inside it, so no
     /// byte stays unaccounted for. Feeding again clears the mark.
