@@ -368,7 +368,7 @@ import Wire
                                .clearCache(address: Self.heartNumber, success: true, error: 0),
                                .connectionParameters(address: Self.heartNumber, error: 0x106)])
         #expect(cache.stored.isEmpty)
-        let features = GatewayController.proxyFeatures
+        let features = GatewayController.proxyFeatures(pairing: false)
         #expect(features.contains([.passiveScan, .activeConnections, .remoteCaching, .rawAdvertisements, .stateAndMode, .cacheClearing]))
         #expect(!features.contains(.pairing) && !features.contains(.connectionParameters), "only what works is claimed")
     }

@@ -49,8 +49,9 @@ extension GatewayController {
         case .warning(let w):
             note(.debug, "\(a.name): \(w.description)")
         case .security(let link, let event):
-            // The gateway configures no pairing; what a peer's Security Request or an ATT
-            // security error starts is reported (never the keys), and a prompt goes unanswered.
+            // The gateway asks no pairing for its own devices (its hosts pair only when the
+            // proxy serves, Just Works); what a peer's Security Request or an ATT security error
+            // starts is reported (never the keys), and a prompt goes unanswered.
             let who = linkOwners[index, link]?.id ?? a.name
             switch event {
             case .failed(let failure): note(.warning, "\(who): security: \(failure.explanation)")

@@ -1,5 +1,6 @@
 import HostCore
 import Sensors
+import Wire
 
 extension GatewayController {
     /// What the controller is given besides the configuration: who it is, its BTHome cipher,
@@ -21,6 +22,11 @@ extension GatewayController {
         public var passiveRepeat: HostTime = HostDuration.seconds(60)
         /// Serve the Home Assistant Bluetooth proxy (`proxyRequest`): ESPHome's API is on.
         public var servesProxy = false
+        /// The adapters' hosts pair (their Security Manager has its crypto and their bonds are
+        /// kept): the proxy serves its clients' pair and unpair requests.
+        public var proxyPairs = false
+        /// Removes a bond's file from the state directory (an unpairing); false when there was none.
+        public var forgetBond: ((DeviceAddress) -> Bool)?
 
         public init(gatewayID: String, version: String, cipher: (any BTHomeCipher)? = nil, cache: GATTCacheStore? = nil,
                     wallClock: @escaping () -> Double) {

@@ -57,7 +57,7 @@ public final class GatewayController {
                                            softwareVersion: options.version)
         entries = DeviceEntry.entries(of: configuration)
         for (i, e) in entries.enumerated() { addFixedDevice(of: e, entry: i) }
-        if options.servesProxy { proxy = BluetoothProxy() }
+        if options.servesProxy { proxy = BluetoothProxy(pairs: options.proxyPairs) }
     }
 
     // MARK: Pulled outputs

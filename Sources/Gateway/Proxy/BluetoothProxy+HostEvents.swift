@@ -55,11 +55,42 @@ extension BluetoothProxy {
             guard let p = pending[adapter]?.removeValue(forKey: op) else { return false }
             completed(p, result)
             return true
-        case let .subscribed(link, _, _), let .security(link, _), let .connected(link, _):
+        case let .security(link, event):
+            guard let address = address(of: link, on: adapter) else { return false }
+            security(event, address: address)
+            return true
+        case let .subscribed(link, _, _), let .connected(link, _):
             return address(of: link, on: adapter) != nil
         case .controllerReady, .controllerFailed, .scanning, .advertisement, .warning:
             return false
         }
+    }
+
+    /// What security says of a proxy link: an encrypted link or a failure answers a pairing the
+    /// client asked for; a prompt is not answered (nobody to show it to), so that pairing fails
+    /// after the Security Manager's 30 s.
+    private func security(_ event: SecurityEvent, address: UInt64) {
+        guard var l = links[address] else { return }
+        switch event {
+        case let .encrypted(level, keySize, withBond):
+            l.encrypted = true
+            if l.pairing {
+                l.pairing = false
+                note(.info, "\(l.peer): link encrypted (\(level.name), \(keySize)-octet key\(withBond ? ", bonded" : ""))")
+                if !l.orphaned { send(l.client, .pairing(address: address, paired: true, error: 0)) }
+            }
+        case .failed(let failure):
+            note(.warning, "\(l.peer): security: \(failure.explanation)")
+            if l.pairing {
+                l.pairing = false
+                if !l.orphaned { send(l.client, .pairing(address: address, paired: false, error: ProxyErrorCode.pairing(failure))) }
+            }
+        case .prompt(let prompt):
+            note(.warning, "\(l.peer): pairing wants the user to \(prompt.description); the proxy has nobody to ask (IO capability NoInputNoOutput)")
+        case .pairingStarted, .paired, .bondStored, .bondRemoved:
+            break
+        }
+        links[address] = l
     }
 
     private func completed(_ p: ProxyPending, _ result: Result<GATTResult, HostError>) {

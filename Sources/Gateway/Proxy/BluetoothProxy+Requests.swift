@@ -52,9 +52,9 @@ extension BluetoothProxy {
         case .disconnect:
             disconnect(address, client: client, in: env, at: now)
         case .pair:
-            send(client, .pairing(address: address, paired: false, error: ProxyErrorCode.notSupported))
+            pair(address, client: client, in: env, at: now)
         case .unpair:
-            send(client, .unpairing(address: address, success: false, error: ProxyErrorCode.notSupported))
+            unpair(address, client: client, in: env, at: now)
         case .clearCache:
             let peer = ProxyAddress.address(address)
             env.cache?.remove(for: DeviceAddress(peer, type: .publicDevice))
@@ -89,11 +89,7 @@ extension BluetoothProxy {
             note(.warning, "\(peer): a connect request without a valid address type")
             return
         }
-        let slots = slotAdapters(in: env)
-        let candidates = slots.indices.filter { slots[$0].hasRoom && env.host($0) != nil }
-        let preferred = bestAdapter(for: address).flatMap { candidates.contains($0) ? $0 : nil }
-        guard let adapter = preferred ?? candidates.min(by: { slots[$0].gatewayLinks + slots[$0].proxyLinks < slots[$1].gatewayLinks + slots[$1].proxyLinks }),
-              let host = env.host(adapter) else {
+        guard let adapter = placement(for: address, in: env, at: now), let host = env.host(adapter) else {
             // ESPHome's answer when every slot is taken: not connected, no error code.
             note(.warning, "\(peer): no connection slot is free on any adapter")
             send(client, .connection(address: address, connected: false, mtu: 0, error: 0))
@@ -122,6 +118,51 @@ extension BluetoothProxy {
         l.disconnecting = true
         links[address] = l
         host.disconnect(l.link, at: now)
+    }
+
+    // MARK: Pairing
+
+    /// Just Works unless the gateway is configured otherwise (the proxy has no user to show a
+    /// passkey to): the link's security is raised to an encrypted one, by the bond's key when
+    /// there is one, else by pairing; answered when it is encrypted or security fails.
+    private func pair(_ address: UInt64, client: Int, in env: ProxyEnvironment, at now: HostTime) {
+        guard pairs else {
+            send(client, .pairing(address: address, paired: false, error: ProxyErrorCode.notSupported))
+            return
+        }
+        guard var l = links[address], l.client == client, l.announced, !l.disconnecting, let host = env.host(l.adapter) else {
+            send(client, .pairing(address: address, paired: false, error: ProxyErrorCode.notConnected))
+            return
+        }
+        if l.encrypted {
+            // ESPHome's answer for a link already secured.
+            send(client, .pairing(address: address, paired: true, error: 0))
+            return
+        }
+        // A pairing under way answers this request too, when it ends.
+        guard !l.pairing else { return }
+        l.pairing = true
+        links[address] = l
+        note(.info, "\(l.peer): pairing for client \(client)")
+        host.secure(l.link, SecurityNeed(level: .medium), at: now)
+    }
+
+    /// The bond goes (every adapter's host, the state directory), and the client's link to the
+    /// peer with it: it was encrypted with the bond's key, and the next one should pair anew.
+    private func unpair(_ address: UInt64, client: Int, in env: ProxyEnvironment, at now: HostTime) {
+        guard pairs else {
+            send(client, .unpairing(address: address, success: false, error: ProxyErrorCode.notSupported))
+            return
+        }
+        let removed = env.forgetBond(ProxyAddress.address(address))
+        note(removed ? .info : .warning, "\(ProxyAddress.address(address)): " + (removed ? "bond removed for client \(client)" : "no bond to remove"))
+        send(client, .unpairing(address: address, success: removed, error: removed ? 0 : ProxyErrorCode.notFound))
+        if removed, var l = links[address], l.client == client, !l.disconnecting, let host = env.host(l.adapter) {
+            // Answered, as every disconnect, when the host reports the link gone.
+            l.disconnecting = true
+            links[address] = l
+            host.disconnect(l.link, at: now)
+        }
     }
 
     // MARK: GATT

@@ -12,11 +12,17 @@ import Wire
 /// the advertisement stream has one subscriber at a time, as ESPHome allows; the slots it offers
 /// are what the adapters have left after the gateway's own devices (`ProxySlots`).
 final class BluetoothProxy {
-    /// What this proxy serves, for device info: each flag only for what works. Not pairing (the
-    /// gateway does not pair on a client's behalf yet) nor connection parameters (the host
-    /// core has no request for them).
-    static let features: BluetoothProxyFeatures = [.passiveScan, .activeConnections, .remoteCaching, .cacheClearing,
-                                                   .rawAdvertisements, .stateAndMode]
+    /// What this proxy serves, for device info: each flag only for what works. Pairing only when
+    /// the adapters' hosts pair; never connection parameters (the host core has no request for
+    /// them).
+    static func features(pairing: Bool) -> BluetoothProxyFeatures {
+        let served: BluetoothProxyFeatures = [.passiveScan, .activeConnections, .remoteCaching, .cacheClearing,
+                                              .rawAdvertisements, .stateAndMode]
+        return pairing ? served.union(.pairing) : served
+    }
+
+    /// Pair and unpair requests are served (`features(pairing:)`).
+    let pairs: Bool
 
     var links: [UInt64: ProxyLink] = [:]
     private var byLink: [Int: [LinkID: UInt64]] = [:]
@@ -29,8 +35,9 @@ final class BluetoothProxy {
     let configuredMode: BluetoothScannerMode = .active
     /// The scan mode in use (a client's choice stays until it chooses again).
     private(set) var mode: BluetoothScannerMode = .active
-    /// Which adapter heard an address best lately, for placing a link (bounded: cleared when full).
-    private var heard: [UInt64: (adapter: Int, rssi: Int8)] = [:]
+    /// Where each address was heard, and how loud, for placing a link (`ProxyPlacement`;
+    /// bounded: cleared when full).
+    private var heard: [UInt64: [Int: (rssi: Int8, at: HostTime)]] = [:]
     private static let heardLimit = 4096
     private var batch = ProxyAdvertisementBatch()
     private var output: [(client: Int, message: ServerMessage)] = []
@@ -42,7 +49,9 @@ final class BluetoothProxy {
     /// The gateway is stopping (`releaseAll`).
     private(set) var stopping = false
 
-    init() {}
+    init(pairs: Bool = false) {
+        self.pairs = pairs
+    }
 
     // MARK: Outputs
 
@@ -94,14 +103,10 @@ final class BluetoothProxy {
         if advertisementSubscriber != client { send(client, .scannerState(.running, mode: mode, configuredMode: configuredMode)) }
     }
 
-    func advertisement(_ report: AdvertisementReport, adapter: Int) {
+    func advertisement(_ report: AdvertisementReport, adapter: Int, at now: HostTime) {
         let number = ProxyAddress.number(report.address.address)
-        if let best = heard[number], best.adapter != adapter, best.rssi > report.rssi {
-            // Kept: a better sighting elsewhere.
-        } else {
-            if heard.count >= Self.heardLimit { heard.removeAll(keepingCapacity: true) }
-            heard[number] = (adapter, report.rssi)
-        }
+        if heard[number] == nil, heard.count >= Self.heardLimit { heard.removeAll(keepingCapacity: true) }
+        heard[number, default: [:]][adapter] = (report.rssi, now)
         guard let subscriber = advertisementSubscriber, let full = batch.add(report) else { return }
         send(subscriber, .rawAdvertisements(full))
     }
@@ -111,8 +116,16 @@ final class BluetoothProxy {
         send(subscriber, .rawAdvertisements(rest))
     }
 
-    /// The adapter that heard `address` best lately, if any did.
-    func bestAdapter(for address: UInt64) -> Int? { heard[address]?.adapter }
+    /// The adapter a new link to `address` goes to (`ProxyPlacement`); nil when none has a slot.
+    func placement(for address: UInt64, in env: ProxyEnvironment, at now: HostTime) -> Int? {
+        let slots = slotAdapters(in: env)
+        let sightings = heard[address] ?? [:]
+        return ProxyPlacement.choose(slots.indices.compactMap { i in
+            guard env.host(i) != nil else { return nil }
+            let recent = sightings[i].flatMap { now &- $0.at <= PlacementPolicy.recent ? $0.rssi : nil }
+            return ProxyPlacement.Candidate(adapter: i, free: slots[i].free, rssi: recent)
+        })
+    }
 
     // MARK: Slots
 
@@ -197,6 +210,8 @@ final class BluetoothProxy {
     /// An adapter was lost: the links on it are gone; their clients are told.
     func adapterClosed(_ adapter: Int) {
         pending[adapter] = nil
+        // What it heard is gone with it: opened again, it must hear a device anew.
+        for address in heard.keys { heard[address]?[adapter] = nil }
         guard let lost = byLink[adapter] else { return }
         for address in lost.values.sorted() {
             guard let l = links[address] else { continue }

@@ -11,6 +11,9 @@ struct ProxyEnvironment {
     /// Whether one of the gateway's own devices holds a link to this peer.
     var gatewayHolds: (BDAddress) -> Bool
     var cache: GATTCacheStore?
+    /// Forgets the bond with a peer, of either address type, on every adapter's host and in the
+    /// state directory; false when there was none.
+    var forgetBond: (BDAddress) -> Bool = { _ in false }
 
     func host(_ adapter: Int) -> (any Host)? {
         adapters.indices.contains(adapter) && adapters[adapter].isUp ? adapters[adapter].host : nil

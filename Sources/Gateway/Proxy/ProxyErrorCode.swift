@@ -17,12 +17,26 @@ enum ProxyErrorCode {
     static let failedToEstablish: Int32 = 0x3E
     /// `ESP_GATT_CONN_TERMINATE_LOCAL_HOST`: the adapter carrying the link was lost.
     static let localHost: Int32 = 0x16
+    /// `ESP_ERR_NOT_FOUND`: an unpairing with no bond to remove.
+    static let notFound: Int32 = 0x105
 
     /// What a failed GATT operation is reported as.
     static func gatt(_ error: HostError) -> Int32 {
         switch error {
         case let .att(code, _, _): return Int32(code)
         case .invalidState: return notConnected
+        default: return gattError
+        }
+    }
+
+    /// What a pairing that failed is reported as: the SMP Pairing Failed reason (Vol 3, Part H,
+    /// §3.5.5) the peer sent or rtstack sent it, the HCI status of an encryption the controller
+    /// refused, else `ESP_GATT_ERROR` (a timeout, the link lost, nothing able to pair).
+    static func pairing(_ failure: SecurityFailure) -> Int32 {
+        switch failure {
+        case .pairing(.peerFailed(let reason)): return Int32(reason.rawValue)
+        case .pairing(.encryptionFailed(let status)), .encryption(let status): return Int32(status.rawValue)
+        case .pairing(let e): return e.sentReason.map { Int32($0.rawValue) } ?? gattError
         default: return gattError
         }
     }

@@ -17,6 +17,10 @@ struct ProxyLink {
     var announced = false
     /// A disconnect was asked; the client is answered when the host reports the link gone.
     var disconnecting = false
+    /// The link is encrypted (a pairing, a bond's key, or a peer's Security Request).
+    var encrypted = false
+    /// The client asked to pair: it is answered when the link is encrypted or security fails.
+    var pairing = false
     /// Its client left (or was answered for an attempt given up): nobody is told anything more,
     /// and it holds its slot until the host reports it gone, so a new link to the same peer
     /// cannot meet that report.

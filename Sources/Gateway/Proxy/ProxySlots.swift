@@ -22,7 +22,9 @@ struct ProxySlots: Equatable {
         var capacity: Int { learnedLimit ?? ProxySlots.assumedPerAdapter }
         /// Of those, the ones the proxy may use.
         var proxyLimit: Int { up ? max(0, capacity - gatewayLinks) : 0 }
-        var hasRoom: Bool { up && gatewayLinks + proxyLinks < capacity }
+        /// Of those, the ones no link holds.
+        var free: Int { up ? max(0, capacity - gatewayLinks - proxyLinks) : 0 }
+        var hasRoom: Bool { free > 0 }
     }
 
     init(adapters: [Adapter], allocated: [UInt64]) {

@@ -200,6 +200,12 @@ extension HCIHost {
 
     public var bonds: [BondRecord] { securityContext.bonds.bonds }
 
+    public func removeBond(_ peer: DeviceAddress) -> Bool {
+        guard securityContext.bonds.remove(peer) else { return false }
+        resolver.bondsChanged()
+        return true
+    }
+
     /// Whether the controller lists `opcode` in its Supported Commands (unknown: assumed not).
     func controllerSupports(_ opcode: HCIOpcode) -> Bool {
         guard let info = controllerInfo, info.supportedCommands.count >= HCISupportedCommands.length else { return false }

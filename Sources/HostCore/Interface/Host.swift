@@ -51,6 +51,10 @@ public protocol Host: AnyObject {
     func answerPairing(_ link: LinkID, _ answer: PairingAnswer, at now: HostTime)
     func secure(_ link: LinkID, _ need: SecurityNeed, at now: HostTime)
     var bonds: [BondRecord] { get }
+    /// Forgets the bond filed under `peer` (an unpairing asked while the host runs): the next
+    /// link to it pairs anew. False when there was none. Its file is the runtime's to remove.
+    @discardableResult
+    func removeBond(_ peer: DeviceAddress) -> Bool
 }
 
 extension Host {

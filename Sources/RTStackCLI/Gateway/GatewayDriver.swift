@@ -27,16 +27,19 @@ final class GatewayDriver: EventLoopDriver {
         let backend: AdapterBackend
         let hostConfiguration: HostConfiguration
         let sinks: [any PacketSinkFactory]
+        /// Where the bonds its host makes are kept; nil when it does not pair.
+        let bondStore: FileBondStore?
         var pump: AdapterPump?
         weak var controller: GatewayController?
 
         init(index: Int, spec: AdapterSpec, backend: AdapterBackend, hostConfiguration: HostConfiguration,
-             sinks: [any PacketSinkFactory]) {
+             sinks: [any PacketSinkFactory], bondStore: FileBondStore? = nil) {
             self.index = index
             self.spec = spec
             self.backend = backend
             self.hostConfiguration = hostConfiguration
             self.sinks = sinks
+            self.bondStore = bondStore
         }
 
         var name: String { spec.description }
@@ -140,7 +143,7 @@ final class GatewayDriver: EventLoopDriver {
     }
 
     private func start(_ a: AdapterRuntime, io: any AdapterIO, at now: HostTime) {
-        let pump = AdapterPump(io: io, sink: a, at: now)
+        let pump = AdapterPump(io: io, sink: a, bondStore: a.bondStore, at: now)
         a.pump = pump
         runtime.adapterOpened(a.index, host: pump.host, at: now)
         pump.start(at: now)

@@ -27,8 +27,8 @@ enum GatewayServiceCommand {
         free connection slot that hears the device best; slots are learned from the controllers'
         refusals; a lost adapter's links move to the others, and it is opened again when it is back.
         --esphome [HOST:]PORT also serves ESPHome's native API (port 6053), so Home Assistant uses
-        the gateway as a Bluetooth proxy: advertisements, and connections on the adapters' free
-        slots; --esphome-key BASE64 (32 bytes, `openssl rand -base64 32`) accepts only clients
+        the gateway as a Bluetooth proxy: advertisements, connections on the adapters' free slots
+        (added up), Just Works pairing with bonds in the state directory; --esphome-key BASE64 (32 bytes, `openssl rand -base64 32`) accepts only clients
         holding it. With --esphome, --mqtt is optional; without --mqtt and devices, the gateway
         connects nothing of its own accord.
         SIGHUP reloads the configuration (unchanged devices keep their links); SIGTERM or Ctrl-C
@@ -166,16 +166,22 @@ enum GatewayServiceCommand {
             }
             let err = console.err
             let many = c.adapters.count > 1
+            let proxy = c.esphome.listen != nil
             let make: (String, Int) -> GatewayDriver.AdapterRuntime? = { name, index in
                 guard let spec = try? AdapterSpec(parsing: name) else { return nil }
                 var kernel = backend
                 if case .hciSocket = spec {} else { kernel = .userChannel }
-                let own: HostConfiguration = publicAddress ? HostConfiguration(ownAddress: .publicAddress)
+                var own: HostConfiguration = publicAddress ? HostConfiguration(ownAddress: .publicAddress)
                     : HostConfiguration(ownAddress: .randomStatic(state.ownRandomStaticAddress(file: index == 0 ? "address" : "address-" + TopicLevel.sanitize(name))))
+                // The proxy's clients pair (Just Works: nobody at the board to type a passkey),
+                // with the bonds of the state directory, where new ones are kept.
+                let pairs = proxy && kernel != .kernel
+                if pairs { own.security = SecuritySetup.settings(level: .low, ioCapability: .noInputNoOutput, state: state, identityAddress: nil) }
                 var sinks: [any PacketSinkFactory] = []
                 if let path = capture { sinks.append(CaptureSinkFactory(path: many ? Self.capturePath(path, index) : path, err: err)) }
                 if trace { sinks.append(TraceSinkFactory(err: err)) }
-                return GatewayDriver.AdapterRuntime(index: index, spec: spec, backend: kernel, hostConfiguration: own, sinks: sinks)
+                return GatewayDriver.AdapterRuntime(index: index, spec: spec, backend: kernel, hostConfiguration: own, sinks: sinks,
+                                                    bondStore: pairs ? FileBondStore(directory: state) : nil)
             }
             var list: [GatewayDriver.AdapterRuntime] = []
             for (i, name) in c.adapters.enumerated() {
@@ -185,6 +191,8 @@ enum GatewayServiceCommand {
             }
             adapters = list
             adapterMaker = make
+            // Pairing is served when every adapter's host pairs (the kernel's backend leaves it to bluetoothd).
+            let proxyPairs = proxy && !list.contains { $0.backend == .kernel }
 
             if let broker = c.mqtt.broker {
                 var password = c.mqtt.password
@@ -213,12 +221,14 @@ enum GatewayServiceCommand {
                 let mac = state.ownRandomStaticAddress(file: "address").string
                 let name = c.esphome.name ?? Self.hostName()
                 esphome = (endpoint, ProxyIdentity(name: name, friendlyName: name, macAddress: mac, bluetoothMACAddress: mac,
-                                                   serverInfo: "rtstack \(RTStackCLI.version)", features: GatewayController.proxyFeatures))
+                                                   serverInfo: "rtstack \(RTStackCLI.version)", features: GatewayController.proxyFeatures(pairing: proxyPairs)))
             }
             var options = GatewayController.Options(gatewayID: gatewayID, version: RTStackCLI.version, cipher: NettleAESCCM(),
                                                     cache: CacheBridge(FileGATTCache(directory: state)),
                                                     wallClock: Self.wallClock)
             options.servesProxy = esphome != nil
+            options.proxyPairs = proxyPairs
+            options.forgetBond = { FileBondStore(directory: state).remove($0) }
             controllerOptions = options
             let path = args.value(.config)
             var values = args.values

@@ -20,10 +20,11 @@ final class GatewayRig {
     static let thingy = DeviceAddress(BDAddress(string: "C3:00:00:00:00:01")!, type: .randomDevice)
 
     init(adapters: Int, configuration: GatewayConfiguration = GatewayConfiguration(), info: ControllerInfo = ControllerInfo(),
-         proxy: Bool = false, cache: GATTCacheStore? = nil) {
+         proxy: Bool = false, cache: GATTCacheStore? = nil, options configure: (inout GatewayController.Options) -> Void = { _ in }) {
         var options = GatewayController.Options(gatewayID: "gw", version: "0.1", cache: cache, wallClock: { 1_700_000_000 })
         options.placementWindow = HostDuration.milliseconds(500)
         options.servesProxy = proxy
+        configure(&options)
         controller = GatewayController(configuration: configuration, options: options)
         controller.setAdapters((0..<adapters).map { (name: "hci\($0)", backend: .userChannel) })
         for i in 0..<adapters {

@@ -17,6 +17,18 @@ final class ScriptedHost: Host {
     private(set) var disconnects: [LinkID] = []
     private(set) var operations: [(op: OperationID, operation: GATTOperation, link: LinkID)] = []
     private(set) var scanRequests: [Bool] = []
+    /// Every security level asked of a link.
+    private(set) var secures: [(link: LinkID, need: SecurityNeed)] = []
+    /// The bonds it holds, by identity address (`removeBond` takes them out).
+    var heldBonds: [DeviceAddress: BondRecord] = [:]
+    var bonds: [BondRecord] { Array(heldBonds.values) }
+
+    /// Holds a bond made with `peer` under the identity `identity` the peer distributed.
+    func hold(_ peer: DeviceAddress, identity: DeviceAddress? = nil) {
+        let bond = BondRecord(pairing: PairingResult(peerAddress: peer, identityAddress: identity, model: .justWorks,
+                                                          secureConnections: true, keySize: 16, bonded: true))
+        heldBonds[bond.address] = bond
+    }
     private var links: [DeviceAddress: LinkID] = [:]
     private var nextLink: UInt32 = 1
     private var nextOperation: UInt64 = 1
@@ -47,6 +59,9 @@ final class ScriptedHost: Host {
     }
 
     func pollEvent() -> HostEvent? { nil }
+
+    func secure(_ link: LinkID, _ need: SecurityNeed, at now: HostTime) { secures.append((link, need)) }
+    func removeBond(_ peer: DeviceAddress) -> Bool { heldBonds.removeValue(forKey: peer) != nil }
 
     func link(to peer: DeviceAddress) -> LinkID? { connects.last { $0.peer == peer }?.link }
 }
