@@ -56,7 +56,7 @@ struct ESPHomeDescriptorLimitWorldTests {
         let directory = try PackagePaths.temporaryDirectory("fdlimit")
         let gateway = try GatewayProcess(["--adapter", "tcp:127.0.0.1:\(world.hciPort)", "--esphome", "127.0.0.1:0",
                                           "--state-dir", directory.path, "--control-socket", "off", "--log-level", "info"])
-        let port = try await BluetoothProxyWorldTests.listeningPort(gateway)
+        let port = try await ProxyClientRun.listeningPort(gateway)
         try await Task.sleep(for: .milliseconds(500))
         let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(gateway.pid)/fd").count
         let limit = open + 2
