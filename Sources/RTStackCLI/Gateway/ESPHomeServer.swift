@@ -57,6 +57,10 @@ final class ESPHomeServer {
     private var log: [(LogLine.Level, String)] = []
     private var lastRefusalLogged: HostTime?
     private var refusalsNotLogged = 0
+    private var shortage = DescriptorShortage()
+    /// accept(2), replaced by tests: running out of descriptors for real would starve every other
+    /// test of the process.
+    var acceptCall: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32 = { Glibc.accept($0, $1, $2) }
 
     /// Listens on `endpoint`; `key` nil serves plaintext clients only, as ESPHome without
     /// `api: encryption:`.
@@ -84,25 +88,33 @@ final class ESPHomeServer {
         return "the ESPHome API on \(address.text) is not encrypted: anyone who can reach it may scan, connect and write through this proxy; give --esphome-key (32 bytes of Base64, `openssl rand -base64 32`, the key Home Assistant then asks for) or listen on 127.0.0.1"
     }
 
-    /// The listener (client nil), then every client's descriptor (POLLOUT too while output waits).
+    /// The listener (client nil; not while it rests at the descriptor limit), then every client's
+    /// descriptor (POLLOUT too while output waits).
     func descriptors() -> [(fd: Int32, events: Int16, client: Int?)] {
         var out: [(fd: Int32, events: Int16, client: Int?)] = []
-        if listenFD >= 0 { out.append((listenFD, Int16(POLLIN), nil)) }
+        if listenFD >= 0, !shortage.isPaused { out.append((listenFD, Int16(POLLIN), nil)) }
         for (id, c) in clients.sorted(by: { $0.key < $1.key }) {
             out.append((c.fd, Int16(POLLIN) | (c.output.isEmpty ? 0 : Int16(POLLOUT)), id))
         }
         return out
     }
 
-    /// New connections; those beyond the client limit are closed at once.
+    /// New connections; those beyond the client limit are closed at once. Out of file
+    /// descriptors, the listener rests a while (`DescriptorShortage`) rather than spin.
     func accept(at now: HostTime) {
-        guard listenFD >= 0 else { return }
+        guard listenFD >= 0, !shortage.isPaused else { return }
         for _ in 0..<Self.acceptsPerTurn {
-            let (peerAddress, fd) = InternetSocketAddress.filled { Glibc.accept(listenFD, $0, $1) }
+            let (peerAddress, fd) = InternetSocketAddress.filled { acceptCall(listenFD, $0, $1) }
             guard fd >= 0 else {
-                if errno == EMFILE || errno == ENFILE { logRefusal("cannot accept a connection: \(String(cString: strerror(errno)))", at: now) }
+                let code = errno
+                let (short, line) = shortage.acceptFailed(code, listener: "ESPHome API on \(address.text)", at: now)
+                if let line { log.append((.warning, line)) }
+                if !short, code != EAGAIN, code != EINTR, code != ECONNABORTED {
+                    logRefusal("cannot accept a connection: \(String(cString: strerror(code)))", at: now)
+                }
                 return
             }
+            if let line = shortage.accepted(at: now) { log.append((.notice, "ESPHome API: " + line)) }
             let peer = peerAddress.text
             guard clients.count < clientLimit else {
                 Glibc.close(fd)
@@ -165,9 +177,10 @@ final class ESPHomeServer {
     func isReady(_ id: Int) -> Bool { clients[id]?.connection.isReady ?? false }
     func acceptsShortUUIDs(_ id: Int) -> Bool { clients[id]?.connection.acceptsShortUUIDs ?? false }
 
-    /// The earliest handshake deadline, keepalive ping or keepalive timeout of any client.
+    /// The earliest handshake deadline, keepalive ping or keepalive timeout of any client, or
+    /// the end of the listener's rest.
     var nextDeadline: HostTime? {
-        var d = EarliestDeadline()
+        var d = EarliestDeadline(shortage.pausedUntil)
         for c in clients.values { d.consider(deadline(of: c)) }
         return d.time
     }
@@ -178,8 +191,9 @@ final class ESPHomeServer {
     }
 
     /// Pings clients silent for the keepalive interval; closes those past the handshake or
-    /// keepalive timeout and returns them.
+    /// keepalive timeout and returns them. Ends the listener's rest when it is over.
     func advanceTime(to now: HostTime) -> [Int] {
+        shortage.advanceTime(to: now)
         var closed: [Int] = []
         for id in clients.keys.sorted() {
             guard var c = clients[id], deadline(of: c) <= now else { continue }

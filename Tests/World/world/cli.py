@@ -91,6 +91,8 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument('--exit-with-parent', action='store_true', help='exit when the parent process goes away')
     run.add_argument('--log', metavar='FILE', help='write events to FILE instead of stdout (ready line on both)')
     run.add_argument('--no-notify-log', action='store_true', help='do not log one line per notification')
+    run.add_argument('--adv-stamp', action='store_true',
+                     help='stamp every advertising event with its send time (Manufacturer Specific Data of company 0xFFFF)')
     run.add_argument('--hostile', metavar='BEHAVIOUR[,...]', default='', type=_behaviours,
                      help='make --hostile-device misbehave (world/hostile.py lists the behaviours)')
     run.add_argument('--hostile-device', metavar='NAME', default='Heart 1',

@@ -37,6 +37,11 @@ used when the host unmasked it; data from a peer reaches the host fragmented to 
 size (27 bytes by default, first fragment PB=0x02, then PB=0x01) instead of in one oversized
 packet; ACL from the host larger than the advertised LE buffer size, or for an unknown handle,
 is reported as a fault event; advertising intervals are honoured in 0.625 ms units.
+
+Opt-in (`--adv-stamp`, for latency benchmarks): every advertising event's data carries the
+moment it was sent, as Manufacturer Specific Data of company 0xFFFF (the identifier reserved
+for tests) whose 4 bytes are microseconds since the world started, little-endian (see
+`stamped`); a scanner's host subtracts it from its own CLOCK_MONOTONIC.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ import asyncio
 import dataclasses
 import logging
 import struct
+import time
 import traceback
 from typing import Any, Callable
 
@@ -54,6 +60,25 @@ from bumble.core import PhysicalTransport
 from bumble.link import LocalLink
 
 logger = logging.getLogger(__name__)
+
+# Manufacturer Specific Data (AD type 0xFF) of the test company 0xFFFF: the `--adv-stamp` stamp.
+STAMP_PREFIX = bytes([7, 0xFF, 0xFF, 0xFF])
+
+
+def stamped(data: bytes, microseconds: int) -> bytes:
+    """`data` with the send time appended as a Manufacturer Specific Data structure, when the
+    31 bytes of a legacy advertising PDU leave room for its 8; else `data` unchanged."""
+    stamp = STAMP_PREFIX + struct.pack('<I', microseconds & 0xFFFFFFFF)
+    return data + stamp if len(data) + len(stamp) <= 31 else data
+
+
+def stamp_of(data: bytes) -> int | None:
+    """The microseconds `stamped` put into advertising data, if it carries them."""
+    at = data.rfind(STAMP_PREFIX)
+    if at < 0 or at + len(STAMP_PREFIX) + 4 > len(data):
+        return None
+    return struct.unpack_from('<I', data, at + len(STAMP_PREFIX))[0]
+
 
 # Legacy advertising PDU types (Core Vol 6 Part B 2.3).
 ADV_IND = 0
@@ -172,11 +197,15 @@ class WorldLegacyAdvertiser(bumble_controller.LegacyAdvertiser):
         if not self.enabled:
             return
         adv_type = self.pdu_type()
+        data = b'' if adv_type == ADV_DIRECT_IND else bytes(self.advertising_data)
+        origin = getattr(self.controller, 'adv_stamp_origin', None)
+        if origin is not None and data:
+            data = stamped(data, round((time.monotonic() - origin) * 1e6))
         self.controller.send_advertising_pdu(
             AdvPdu(
                 advertiser_address=self.address,
                 adv_type=adv_type,
-                data=b'' if adv_type == ADV_DIRECT_IND else bytes(self.advertising_data),
+                data=data,
                 scan_response=bytes(self.scan_response_data) if adv_type in SCANNABLE_TYPES else b'',
                 target_address=self.peer_address if adv_type == ADV_DIRECT_IND else None,
                 rssi=getattr(self.controller, 'adv_rssi', -50),
@@ -227,6 +256,8 @@ class WorldController(bumble_controller.Controller):
         self.events = events
         self.acl_fragment = acl_fragment
         self.adv_rssi = adv_rssi
+        # CLOCK_MONOTONIC of the world's start when advertising data is stamped (`--adv-stamp`).
+        self.adv_stamp_origin: float | None = None
         # What this controller adds to the RSSI of everything it hears (a scanner nearer to or
         # farther from the peripherals than another one on the same link).
         self.rssi_offset = rssi_offset

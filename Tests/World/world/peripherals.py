@@ -135,6 +135,8 @@ class Peripheral:
             self.name, link=world.link, public_address=self.public_address, extended=False,
             le_acl_size=251, adv_rssi=self.rssi,
         )
+        if getattr(world.options, 'adv_stamp', False):
+            self.controller.adv_stamp_origin = world.started
         config = DeviceConfiguration(
             name=self.gap_name(),
             address=hci.Address(self.address),

@@ -17,6 +17,7 @@ import traceback
 from typing import Any, Awaitable, Callable
 
 from world import values
+from world.controller import stamp_of
 from world.peripherals import THINGY_CONFIGURATION_SERVICE, THINGY_TEMPERATURE, uuid128_bytes
 from world.rawhci import (
     DISCONNECT, LE_ADD_TO_FILTER_ACCEPT_LIST, LE_CLEAR_FILTER_ACCEPT_LIST, LE_CREATE_CONNECTION,
@@ -700,6 +701,36 @@ async def hosts_checks(results: list[tuple[str, str | None]]) -> None:
         await world.kill()
 
 
+async def stamp_checks(results: list[tuple[str, str | None]]) -> None:
+    """`--adv-stamp`: each advertising event carries its send time (company 0xFFFF), appended
+    to data that is otherwise unchanged; the stamps advance with the advertising interval."""
+    world = WorldProcess()
+    ctx = Context(world)
+    try:
+        await world.start('--adv-stamp', '--heart', '1', '--speed', '0', '--environment', '0', '--distractors', '0',
+                          '--exit-on-stdin-eof')
+        await ctx.hci.connect(world.ready['hci_port'])
+        await ctx.init()
+        before = time.monotonic() - world.ready['monotonic_start']
+        events = await ctx.scan(active=False, duplicates_filtered=False, seconds=0.6)
+        after = time.monotonic() - world.ready['monotonic_start']
+        heart = ctx.address('Heart 1')
+        data = [r.data for e in events for r in parse_reports(e) if r.address == heart]
+        stamps = [stamp_of(d) for d in data]
+        check(len(stamps) >= 4 and None not in stamps, f'every report stamped: {[d.hex() for d in data]}')
+        seconds = [s / 1e6 for s in stamps]
+        check(all(before - 0.2 <= s <= after for s in seconds), f'stamps {seconds} outside the scan {before:.3f}–{after:.3f}')
+        gaps = [b - a for a, b in zip(seconds, seconds[1:])]
+        check(all(0.05 <= g <= 0.3 for g in gaps), f'stamps 100 ms apart: gaps {gaps}')
+        check(ad_structures(data[0]).get(9) == [b'Heart 1'] and len(data[0]) <= 31, 'the name kept, 31 bytes at most')
+        results.append(('adv_stamp', None))
+    except Exception as error:
+        results.append(('adv_stamp', f'{type(error).__name__}: {error}'))
+    finally:
+        await ctx.hci.close()
+        await world.kill()
+
+
 async def run(options: Any) -> int:
     results: list[tuple[str, str | None]] = []
     world = WorldProcess()
@@ -734,6 +765,8 @@ async def run(options: Any) -> int:
         await lifecycle_checks(results)
     if not options.only or 'hosts' in options.only:
         await hosts_checks(results)
+    if not options.only or 'stamp' in options.only:
+        await stamp_checks(results)
 
     failed = 0
     for name, error in results:
