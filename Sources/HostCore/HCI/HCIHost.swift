@@ -64,6 +64,28 @@ public final class HCIHost: Host {
         privateAddress = PrivateAddressRotation(configuration)
     }
 
+    /// The state of `other`, which has no link yet (`copyBeforeLinks`, HCIHost+Copy): every
+    /// stored property below is a value but the link table, which gets a copy of its own.
+    /// A stored property added to the host must be copied here too (HCIHostCopyTests lists them).
+    init(copying other: HCIHost, linkTable: LinkTable) {
+        configuration = other.configuration
+        self.linkTable = linkTable
+        phase = other.phase
+        bringUp = other.bringUp
+        commands = other.commands
+        acl = other.acl
+        scanner = other.scanner
+        initiator = other.initiator
+        connections = other.connections
+        strayHandles = other.strayHandles
+        clock = other.clock
+        securityContext = other.securityContext
+        resolver = other.resolver
+        privateAddress = other.privateAddress
+        attObserver = other.attObserver
+        controllerInfo = other.controllerInfo
+    }
+
     // MARK: Driving
 
     /// Resets the controller and brings it up; `.controllerReady` follows. Calling it again

@@ -39,6 +39,20 @@ public final class LinkTable {
         self.maximumPayload = maximumPayload
     }
 
+    /// A copy of `other`, which holds no link and no request or ATT PDU for one (nil
+    /// otherwise: a link's record, connection and GATT client are classes a copy would share).
+    /// Its queued events are copied: they are values. For `HCIHost.copyBeforeLinks`.
+    init?(copyingWithoutLinks other: LinkTable) {
+        guard other.list.isEmpty, other.requests.isEmpty, other.outgoing.isEmpty else { return nil }
+        maximumPayload = other.maximumPayload
+        nextLinkNumber = other.nextLinkNumber
+        nextOperationNumber = other.nextOperationNumber
+        lastTurn = other.lastTurn
+        lastUrgentTurn = other.lastUrgentTurn
+        impossibleTransitions = other.impossibleTransitions
+        events = other.events
+    }
+
     // MARK: Application side
 
     /// A link for `peer`, driven from connection to `ready` by `plan`. Asking again for a peer

@@ -3,8 +3,9 @@
 //
 // Each run brings a Host up on a scripted controller (bring-up answered, LE Create Connection
 // answered, LE Connection Complete on handle 0x0040, the ATT MTU exchange answered) — in full
-// the first time a setup is asked for, replayed from a recording after that (`SetupTranscript`)
-// — then reads the input as steps, each [operation][time step] operands…:
+// the first time a setup is asked for; after that it starts from a copy of the host brought up
+// then (`BroughtUp`, `HCIHost.copyBeforeLinks`) and replays the connection from a recording
+// (`SetupTranscript`) — then reads the input as steps, each [operation][time step] operands…:
 //   operation low nibble: what happens; high nibble `p`: its variant (see `runStep` below;
 //   operation 15 with p ≥ 3 is security: `securityStep`).
 //   time step: < 128 is that many milliseconds; 128… is (t − 127) × 500 ms, so the 30 s ATT
@@ -591,7 +592,13 @@ private func checkInvariants(_ host: HCIHost, _ controller: ScriptedController) 
     let records = host.linkTable.list
     if records.count(where: { host.linkTable.publicState($0) == .initiating }) > 1 { fail("more than one link initiating") }
     if records.count > peers.count { fail("\(records.count) links for \(peers.count) peers") }
-    if host.queuedConnections.count > peers.count { fail("\(host.queuedConnections.count) connections queued") }
+    // `queuedConnections` counted without building it (a sorted array per check was 6 % of
+    // an execution): the links queued or waiting for their turn at the controller.
+    let queued = records.count {
+        if case .queued = $0.phase { return true }
+        return $0.phase.attempt == .controllerTurn
+    }
+    if queued > peers.count { fail("\(queued) connections queued") }
     let handles = records.compactMap { $0.phase.connection?.handle }
     for (i, h) in handles.enumerated() where handles[(i + 1)...].contains(h) { fail("two links on one connection handle") }
     let aclBound = hostACLAllowance + aclPerUserOperation * controller.m.userOperations
@@ -849,16 +856,16 @@ private func securityStep(_ p: UInt8, _ input: inout FuzzInput, host: HCIHost, c
 
 // MARK: - Setup, recorded once and replayed
 
-/// Setup (bring-up, the first connection, the MTU exchange) as the host saw it: the calls and
-/// packets it got, what it sent, and the model afterwards. It runs in full, with every check,
-/// the first time a setup is asked for; every later input with the same setup bytes replays
-/// it: the host gets the same calls and packets in the same order, with its output drained
-/// after each as `pump` does, and must send the same packets (else the replay traps, as the
-/// host is deterministic); the model's state is copied. That skips the controller model's work
-/// for about 20 packets per input, which was most of an execution's time.
+/// The setup after bring-up (the first connection, the MTU exchange) as the host saw it: the
+/// calls and packets it got, what it sent, and the model afterwards. It runs in full, with
+/// every check, the first time a setup is asked for; every later input with the same setup
+/// bytes replays it into its copy of the brought-up host (`BroughtUp`): the host gets the same
+/// calls and packets in the same order, with its output drained after each as `pump` does, and
+/// must send the same packets (else the replay traps, as the host is deterministic); the
+/// model's state is copied. That skips the controller model's work for the packets of setup.
+/// (A link's connection and GATT client are classes, so the host is copied before it.)
 private struct SetupTranscript {
     enum Call {
-        case start
         case connect(DeviceAddress, LinkPlan)
         case receive(HCIPacket)
     }
@@ -871,7 +878,6 @@ private struct SetupTranscript {
         var next = 0
         for call in calls {
             switch call {
-            case .start: host.start(at: 0)
             case let .connect(peer, plan): _ = host.connect(to: peer, plan: plan, at: 0)
             case let .receive(packet): host.receive(packet, at: 0)
             }
@@ -890,6 +896,20 @@ private struct SetupTranscript {
 /// Setups already run, by their setup bytes (at most 2¹⁶). `nonisolated(unsafe)`: libFuzzer
 /// calls `LLVMFuzzerTestOneInput` from one thread only, so no two accesses overlap.
 nonisolated(unsafe) private var setups: [UInt16: SetupTranscript] = [:]
+
+/// A host brought up on the scripted controller, never driven after, and the model then: every
+/// later input with the same controller and security bytes starts from a copy of it
+/// (`HCIHost.copyBeforeLinks`, held to behave as a fresh bring-up by HCIHostCopyTests). A new
+/// host per input and the replay of bring-up's eleven commands into it were the floor the
+/// third pass measured, about 0.12 ms an input (Docs/fuzzing.md, fourth pass).
+private struct BroughtUp {
+    let host: HCIHost
+    let model: WireModel
+}
+
+/// Brought-up hosts by their bring-up bytes (at most 2¹²: the setup byte's bits 2, 3, 6 and 7,
+/// the security byte). One thread, as `setups`.
+nonisolated(unsafe) private var broughtUp: [UInt16: BroughtUp] = [:]
 /// FUZZ_NO_REPLAY=1 runs every setup in full (to compare, or to rule the replay out).
 private let replaying = getenv("FUZZ_NO_REPLAY") == nil
 
@@ -938,23 +958,43 @@ public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     var configuration = HostConfiguration(ownAddress: .randomStatic(ownAddress))
     configuration.security = security(setup, securityByte)
-    let host = HCIHost(configuration: configuration)
-    let controller = ScriptedController(host: host, configuration: configuration, aclDataLength: bigBuffers ? 251 : 27,
-                                        aclCount: bigBuffers ? 3 : 8, extended: extended)
+    let aclDataLength: UInt16 = bigBuffers ? 251 : 27
+    let aclCount: UInt8 = bigBuffers ? 3 : 8
 
-    // The passes do not change the setup: the key leaves them out.
+    // Bring-up depends on the controller (bits 2–3) and the security settings (bits 6–7 and
+    // the second byte), the connection also on the plan (bits 4–5); the passes change neither.
+    let bringUpKey = UInt16(setup & 0xCC) | UInt16(securityByte) << 8
     let key = UInt16(setup & 0xFC) | UInt16(securityByte) << 8
-    if replaying, let recorded = setups[key] {
-        recorded.replay(into: host)
-        controller.m = recorded.model
+    let host: HCIHost
+    let controller: ScriptedController
+    if replaying, let brought = broughtUp[bringUpKey], let copy = brought.host.copyBeforeLinks() {
+        // A copy of the host brought up for these bytes, and the model as it was then.
+        host = copy
+        controller = ScriptedController(host: host, configuration: configuration, aclDataLength: aclDataLength,
+                                        aclCount: aclCount, extended: extended)
+        controller.m = brought.model
     } else {
-        // A normal start: bring-up, one connection, the MTU exchange answered.
-        controller.recording = SetupTranscript()
-        controller.recording?.calls.append(.start)
+        host = HCIHost(configuration: configuration)
+        controller = ScriptedController(host: host, configuration: configuration, aclDataLength: aclDataLength,
+                                        aclCount: aclCount, extended: extended)
+        // A normal bring-up, every answer through the model.
         host.start(at: 0)
         controller.pump()
         controller.answerAll()
         guard host.isReady else { fatalError("bring-up did not finish") }
+        if controller.m.now != 0 { fatalError("bring-up took time: the copies start at time 0") }
+        if replaying {
+            guard let template = host.copyBeforeLinks() else { fatalError("no copy of a host without links") }
+            broughtUp[bringUpKey] = BroughtUp(host: template, model: controller.m)
+        }
+    }
+
+    if replaying, let recorded = setups[key] {
+        recorded.replay(into: host)
+        controller.m = recorded.model
+    } else {
+        // One connection, the MTU exchange answered.
+        controller.recording = SetupTranscript()
         let firstPlan = plan(setup >> 4)
         controller.recording?.calls.append(.connect(peers[0], firstPlan))
         _ = host.connect(to: peers[0], plan: firstPlan, at: controller.m.now)
@@ -991,8 +1031,12 @@ public func fuzzHost(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                 // Well short of the SMP and ATT timeouts (30 s), which a correct peer never meets.
                 if t >= 128 || controller.m.now > HostDuration.seconds(20) { controller.m.honest = false }
                 controller.expire(at: controller.m.now)
-                host.advanceTime(to: controller.m.now)
-                controller.pump()
+                // Only once something is due, as the runtime's loop does (AdapterPump): a call
+                // with nothing due fired nothing and was an eighth of an execution.
+                if let due = host.nextDeadline, due <= controller.m.now {
+                    host.advanceTime(to: controller.m.now)
+                    controller.pump()
+                }
                 checkInvariants(host, controller)
             }
             runStep(op, &script, host: host, controller: controller, userOperationsAllowed: pass == 0)
