@@ -18,7 +18,7 @@ import Testing
     static let quiet = ControllerSchedule.Situation(ready: true, scanner: .idle, scanOnController: nil,
                                                     scanRetryWaiting: false, createPending: false,
                                                     scansWhileInitiating: true, rotation: nil)
-    static let none = ControllerSchedule.Wishes(scan: nil, connect: false)
+    static let none = ControllerSchedule.Wishes(scan: nil, waitingLinks: 0)
 
     static func row(_ rule: String, _ expected: ControllerSchedule.Step,
                     _ change: (inout ControllerSchedule.Situation, inout ControllerSchedule.Wishes) -> Void) -> Row {
@@ -27,7 +27,7 @@ import Testing
 
     static let rows: [Row] = [
         row("nothing is sent before bring-up has finished", .nothing) { s, w in
-            s.ready = false; w.scan = scan; w.connect = true },
+            s.ready = false; w.scan = scan; w.waitingLinks = 1 },
         row("nothing wanted, nothing sent", .nothing) { _, _ in },
         row("a wished scan starts with its parameters", .setScanParameters(scan)) { _, w in w.scan = scan },
         row("one scan command at a time: none while the parameters are being set", .nothing) { s, w in
@@ -55,36 +55,60 @@ import Testing
         row("a scan still running when a create was sent on a controller that cannot do both is disabled", .disableScan) { s, w in
             s.createPending = true; s.scansWhileInitiating = false; s.scanner = .scanning; s.scanOnController = scan; w.scan = scan },
         row("one LE Create Connection at a time (§7.8.12): none while one is pending", .nothing) { s, w in
-            s.createPending = true; w.connect = true },
-        row("a queued link is created at once on a quiet controller", .createConnection) { _, w in w.connect = true },
+            s.createPending = true; w.waitingLinks = 1 },
+        row("a queued link is created at once on a quiet controller", .createConnection) { _, w in w.waitingLinks = 1 },
         row("a queued link stops the scan of a controller that cannot scan while initiating", .disableScan) { s, w in
-            s.scansWhileInitiating = false; s.scanner = .scanning; s.scanOnController = scan; w.scan = scan; w.connect = true },
+            s.scansWhileInitiating = false; s.scanner = .scanning; s.scanOnController = scan; w.scan = scan; w.waitingLinks = 1 },
         row("the create waits for the scan disable's answer", .nothing) { s, w in
-            s.scansWhileInitiating = false; s.scanner = .disabling; s.scanOnController = scan; w.scan = scan; w.connect = true },
+            s.scansWhileInitiating = false; s.scanner = .disabling; s.scanOnController = scan; w.scan = scan; w.waitingLinks = 1 },
         row("the create goes once the scan is down, and the scan waits for the queue to empty", .createConnection) { s, w in
-            s.scansWhileInitiating = false; w.scan = scan; w.connect = true },
+            s.scansWhileInitiating = false; w.scan = scan; w.waitingLinks = 1 },
         row("parameters accepted but not enabled do not hold a create back", .createConnection) { s, w in
-            s.scansWhileInitiating = false; s.scanner = .parametersSet; s.scanOnController = scan; w.scan = scan; w.connect = true },
+            s.scansWhileInitiating = false; s.scanner = .parametersSet; s.scanOnController = scan; w.scan = scan; w.waitingLinks = 1 },
         row("a controller that scans while initiating gets the scan first, then the create", .setScanParameters(scan)) { _, w in
-            w.scan = scan; w.connect = true },
+            w.scan = scan; w.waitingLinks = 1 },
         row("a controller that scans while initiating takes the create while the scan starts", .createConnection) { s, w in
-            s.scanner = .settingParameters; s.scanOnController = scan; w.scan = scan; w.connect = true },
+            s.scanner = .settingParameters; s.scanOnController = scan; w.scan = scan; w.waitingLinks = 1 },
         row("a due own address waits for the pending create (§7.8.4)", .nothing) { s, w in
-            s.rotation = .due; s.createPending = true; w.connect = true },
+            s.rotation = .due; s.createPending = true; w.waitingLinks = 1 },
         row("the scan goes on beside a pending create while an own address is due", .nothing) { s, w in
             s.rotation = .due; s.createPending = true; s.scanner = .scanning; s.scanOnController = scan; w.scan = scan },
         row("a due own address stops the scan first (§7.8.4)", .disableScan) { s, w in
-            s.rotation = .due; s.scanner = .scanning; s.scanOnController = scan; w.scan = scan; w.connect = true },
+            s.rotation = .due; s.scanner = .scanning; s.scanOnController = scan; w.scan = scan; w.waitingLinks = 1 },
         row("a due own address waits for the scan disable's answer", .nothing) { s, w in
             s.rotation = .due; s.scanner = .disabling; s.scanOnController = scan; w.scan = scan },
         row("a due own address is set on a quiet controller, before any create", .setRandomAddress) { s, w in
-            s.rotation = .due; w.scan = scan; w.connect = true },
+            s.rotation = .due; w.scan = scan; w.waitingLinks = 1 },
         row("no create and no scan while LE Set Random Address is at the controller", .nothing) { s, w in
-            s.rotation = .setting(.zero); w.scan = scan; w.connect = true },
+            s.rotation = .setting(.zero); w.scan = scan; w.waitingLinks = 1 },
         row("with the address set, the create goes first", .createConnection) { s, w in
-            s.rotation = .idle; s.scansWhileInitiating = false; w.scan = scan; w.connect = true },
+            s.rotation = .idle; s.scansWhileInitiating = false; w.scan = scan; w.waitingLinks = 1 },
         row("with the address set and nothing queued, the scan resumes", .setScanParameters(scan)) { s, w in
             s.rotation = .idle; w.scan = scan },
+        row("two links waiting and a Filter Accept List: one create with the list", .createConnectionFromAcceptList) { s, w in
+            s.acceptListSize = 8; w.waitingLinks = 2 },
+        row("one link waiting keeps the create to its address (filter policy 0)", .createConnection) { s, w in
+            s.acceptListSize = 8; w.waitingLinks = 1 },
+        row("a list of one entry creates one link at a time", .createConnection) { s, w in
+            s.acceptListSize = 1; w.waitingLinks = 3 },
+        row("no list to use (none, or refused) creates one link at a time", .createConnection) { s, w in
+            s.acceptListSize = 0; w.waitingLinks = 3 },
+        row("the create with the list waits for the scan to stop like any create", .disableScan) { s, w in
+            s.acceptListSize = 8; s.scansWhileInitiating = false; s.scanner = .scanning; s.scanOnController = scan
+            w.scan = scan; w.waitingLinks = 2 },
+        row("the list may not change under a pending create (§7.8.16): a link joins by cancelling it", .cancelCreateToRegroup) { s, w in
+            s.acceptListSize = 8; s.createPending = true; s.createLinks = 1; s.createJoinable = true; w.waitingLinks = 1 },
+        row("no cancel before the create's Command Status (nothing to cancel yet)", .nothing) { s, w in
+            s.acceptListSize = 8; s.createPending = true; s.createLinks = 1; s.createJoinable = false; w.waitingLinks = 1 },
+        row("a full list: the waiting link waits for the create to end", .nothing) { s, w in
+            s.acceptListSize = 2; s.createPending = true; s.createLinks = 2; s.createJoinable = true; w.waitingLinks = 1 },
+        row("without a list to use a pending create is never cancelled for a waiting link", .nothing) { s, w in
+            s.acceptListSize = 0; s.createPending = true; s.createLinks = 1; s.createJoinable = true; w.waitingLinks = 1 },
+        row("nothing waiting: the pending create is left alone", .nothing) { s, w in
+            s.acceptListSize = 8; s.createPending = true; s.createLinks = 2; s.createJoinable = true },
+        row("a scan command goes before a cancel to regroup", .setScanParameters(scan)) { s, w in
+            s.acceptListSize = 8; s.createPending = true; s.createLinks = 1; s.createJoinable = true
+            w.scan = scan; w.waitingLinks = 1 },
     ]
 
     @Test(arguments: rows)
@@ -98,7 +122,7 @@ import Testing
     func aQueuedLinkAndAWishedScanEndWithBothOnAnyController(scansWhileInitiating: Bool) {
         var s = Self.quiet
         s.scansWhileInitiating = scansWhileInitiating
-        var w = ControllerSchedule.Wishes(scan: Self.scan, connect: true)
+        var w = ControllerSchedule.Wishes(scan: Self.scan, waitingLinks: 1)
         var sent: [ControllerSchedule.Step] = []
         for _ in 0..<12 {
             let step = ControllerSchedule.next(s, w)
@@ -123,8 +147,9 @@ import Testing
             case .createConnection:
                 #expect(scansWhileInitiating || ControllerSchedule.isQuiet(s.scanner))
                 s.createPending = true
-                w.connect = false
-            case .setRandomAddress, .nothing: Issue.record("unexpected \(step)")
+                w.waitingLinks = 0
+            case .setRandomAddress, .nothing, .createConnectionFromAcceptList, .cancelCreateToRegroup:
+                Issue.record("unexpected \(step)")
             }
         }
         #expect(sent.filter { $0 == .createConnection }.count == 1)

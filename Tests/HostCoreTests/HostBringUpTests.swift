@@ -5,7 +5,7 @@ import Wire
 /// Controller bring-up and HCI command flow control (Core Spec v5.4 Vol 4, Part E, §4.4, §7).
 @Suite struct HostBringUpTests {
     @Test func fullSequenceInOrderThenReady() throws {
-        let (host, fake) = makeHost()
+        let (host, fake) = makeHost(controller: { $0.filterAcceptListSize = 16 })
         fake.bringUp()
         #expect(fake.opcodes == [
             .reset, .readLocalVersionInformation, .readLocalSupportedCommands, .readLocalSupportedFeatures,

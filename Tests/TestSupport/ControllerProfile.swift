@@ -67,6 +67,19 @@ public struct ControllerProfile: Sendable {
 
     /// The peer an LE Create Connection or LE Extended Create Connection asks for; nil for
     /// other commands and for parameters that do not decode.
+    /// Whether LE (Extended) Create Connection uses the Filter Accept List
+    /// (Initiator_Filter_Policy 1).
+    public static func createUsesAcceptList(_ command: HCICommandPacket) -> Bool {
+        switch command.opcode {
+        case .leCreateConnection:
+            return (try? command.decode(LECreateConnection.self))?.initiatorFilterPolicy == .filterAcceptList
+        case .leExtendedCreateConnection:
+            return (try? command.decode(LEExtendedCreateConnection.self))?.initiatorFilterPolicy == .filterAcceptList
+        default:
+            return false
+        }
+    }
+
     public static func createTarget(_ command: HCICommandPacket) -> DeviceAddress? {
         switch command.opcode {
         case .leCreateConnection:

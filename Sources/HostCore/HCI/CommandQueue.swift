@@ -24,6 +24,9 @@ enum CommandPurpose: Equatable, Sendable {
     case privacy
     /// LE Set Random Address of a rotation of the own resolvable private address.
     case ownAddress
+    /// LE Clear Filter Accept List and LE Add Device To Filter Accept List before a create
+    /// that uses the list.
+    case acceptList
 }
 
 /// One command waiting to be sent or waiting for its answer.

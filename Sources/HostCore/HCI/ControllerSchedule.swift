@@ -27,6 +27,15 @@ enum ControllerSchedule {
         var scansWhileInitiating: Bool
         /// rtstack's own resolvable private address; nil when it has none.
         var rotation: PrivateAddressRotation.Phase?
+        /// Entries the host may put on the Filter Accept List for one create: the controller's
+        /// size (LE Read Filter Accept List Size), 0 without the commands or once the controller
+        /// refused one. Below 2, links are created one at a time.
+        var acceptListSize: Int = 0
+        /// The links the pending create is for (1 for a create to one address).
+        var createLinks: Int = 0
+        /// The pending create is acknowledged and no cancel is asked for: cancelling it would
+        /// end it with LE Connection Complete (0x02) and let a waiting link join.
+        var createJoinable: Bool = false
     }
 
     /// What the application (or the host on its behalf) wants of the controller.
@@ -34,8 +43,10 @@ enum ControllerSchedule {
         /// The scan to run: the application's, or the host's own while links wait to see a
         /// bonded peer's current address.
         var scan: ScanConfiguration?
-        /// Links wait in the initiator queue.
-        var connect: Bool
+        /// Links waiting for the controller (the initiator queue).
+        var waitingLinks: Int
+
+        var connect: Bool { waitingLinks > 0 }
     }
 
     enum Step: Sendable, Equatable {
@@ -47,6 +58,13 @@ enum ControllerSchedule {
         case setRandomAddress
         /// LE (Extended) Create Connection for the first link of the queue.
         case createConnection
+        /// LE Clear Filter Accept List, LE Add Device To Filter Accept List for the first links
+        /// of the queue (as many as the list holds), and LE (Extended) Create Connection with
+        /// Initiator_Filter_Policy 1.
+        case createConnectionFromAcceptList
+        /// LE Create Connection Cancel, so that the create goes again with the waiting links on
+        /// the Filter Accept List (`Initiator.CancelReason.regroup`).
+        case cancelCreateToRegroup
     }
 
     /// The scan the controller should run now: the wish, unless something else needs the
@@ -66,7 +84,7 @@ enum ControllerSchedule {
         guard s.ready else { return .nothing }
         let scan = scanStep(s, toward: scanTarget(s, w))
         // The pending create holds the rotation and the next create back until it completes.
-        if s.createPending { return scan }
+        if s.createPending { return scan != .nothing ? scan : (canJoin(s, w) ? .cancelCreateToRegroup : .nothing) }
         switch s.rotation {
         case .due?:
             // The scan stops first (the target is nil); the address goes once it is quiet.
@@ -82,7 +100,16 @@ enum ControllerSchedule {
         // controller that scans while initiating takes beside it).
         if scan != .nothing { return scan }
         if !isQuiet(s.scanner) && !s.scansWhileInitiating { return .nothing }
-        return .createConnection
+        // One link waiting, or no list to use: a create to one address (filter policy 0).
+        return w.waitingLinks >= 2 && s.acceptListSize >= 2 ? .createConnectionFromAcceptList : .createConnection
+    }
+
+    /// Whether a waiting link should join the pending create. The Filter Accept List may not
+    /// change while a create uses it (§7.8.16), so joining means cancelling: only an
+    /// acknowledged create (a cancel before its Command Status has nothing to cancel), and only
+    /// while the list has room.
+    static func canJoin(_ s: Situation, _ w: Wishes) -> Bool {
+        s.createJoinable && w.waitingLinks > 0 && s.acceptListSize >= 2 && s.createLinks < s.acceptListSize
     }
 
     /// The scan command that brings the controller towards `target`; none while a scan

@@ -85,6 +85,8 @@ extension HCIHost {
             if !status.isSuccess { warn("LE Long Term Key Request Negative Reply failed: \(status)") }
         case .privacy:
             privacyAnswered(answer, at: now)
+        case .acceptList:
+            acceptListAnswered(answer, at: now)
         case .ownAddress:
             ownAddressAnswered(status: status, at: now)
         case let .connectionUpdate(id):
@@ -172,7 +174,10 @@ extension HCIHost {
         for record in linkTable.attempts(where: Self.isAddressWait) {
             linkTable.attemptFailed(record.id, error: error, requeueAtOnce: true, at: now)
         }
-        if let attempt = initiator.pending, let id = attempt.link {
+        if let attempt = initiator.pending, let members = attempt.acceptList {
+            initiator.pending = nil
+            for m in members { linkTable.attemptFailed(m.link, error: error, requeueAtOnce: true, at: now) }
+        } else if let attempt = initiator.pending, let id = attempt.link {
             initiator.pending = nil
             if attempt.cancelOnStatus == .user || attempt.phase == .cancelling(.user) {
                 linkTable.attemptCancelled(id, at: now)

@@ -25,7 +25,8 @@ extension HCIHost {
             && bitmap.supports(HCIOpcode.leExtendedCreateConnection) == true
     }
 
-    func sendCreateConnection(to peer: DeviceAddress, link id: LinkID) {
+    func sendCreateConnection(to peer: DeviceAddress, link id: LinkID,
+                              filterPolicy: LEInitiatorFilterPolicy = .peerAddress) {
         let p = configuration.connectionParameters
         if usesExtendedCommands(preferred: configuration.scan.preferExtended) {
             let phy = LEExtendedCreateConnection.PHYParameters(
@@ -33,13 +34,13 @@ extension HCIHost {
                 scanWindow: configuration.initiatorScanWindow,
                 connectionIntervalMin: p.intervalMin, connectionIntervalMax: p.intervalMax, maxLatency: p.latency,
                 supervisionTimeout: p.supervisionTimeout, minCELength: p.minCELength, maxCELength: p.maxCELength)
-            send(LEExtendedCreateConnection(initiatorFilterPolicy: .peerAddress, ownAddressType: ownAddressType,
+            send(LEExtendedCreateConnection(initiatorFilterPolicy: filterPolicy, ownAddressType: ownAddressType,
                                             peerAddressType: peer.type, peerAddress: peer.address, phys: [phy]),
                  purpose: .createConnection(id))
         } else {
             send(LECreateConnection(scanInterval: configuration.initiatorScanInterval,
                                     scanWindow: configuration.initiatorScanWindow,
-                                    initiatorFilterPolicy: .peerAddress, peerAddressType: peer.type,
+                                    initiatorFilterPolicy: filterPolicy, peerAddressType: peer.type,
                                     peerAddress: peer.address, ownAddressType: ownAddressType,
                                     connectionIntervalMin: p.intervalMin, connectionIntervalMax: p.intervalMax,
                                     maxLatency: p.latency, supervisionTimeout: p.supervisionTimeout,
@@ -48,7 +49,7 @@ extension HCIHost {
         }
     }
 
-    private func sendCancel(_ attempt: inout Initiator.Attempt, reason: Initiator.CancelReason, at now: HostTime) {
+    func sendCancel(_ attempt: inout Initiator.Attempt, reason: Initiator.CancelReason, at now: HostTime) {
         attempt.phase = .cancelling(reason)
         attempt.deadline = now &+ configuration.createConnectionCancelTimeout
         send(LECreateConnectionCancel(), purpose: .createConnectionCancel)
@@ -61,15 +62,22 @@ extension HCIHost {
             warn("Command Status \(status) for \(opcode.name) of \(id), which is not the pending attempt")
             return
         }
+        if attempt.acceptList != nil {
+            acceptListCreateAnswered(attempt, status: status, opcode: opcode, at: now)
+            return
+        }
         if status.isSuccess {
             if let reason = attempt.cancelOnStatus {
                 sendCancel(&attempt, reason: reason, at: now)
             } else {
                 attempt.phase = .awaitingComplete
+                // A link that regrouped keeps the timeout of its first create.
                 let timeout = linkTable.record(id)?.plan.connectTimeout ?? LinkPlan().connectTimeout
-                attempt.deadline = now &+ timeout
+                attempt.deadline = initiator.carriedDeadlines[id] ?? now &+ timeout
             }
             initiator.pending = attempt
+            // Links queued meanwhile may join it now (`ControllerSchedule.canJoin`).
+            runSchedule(at: now)
             return
         }
         initiator.pending = nil
@@ -95,6 +103,8 @@ extension HCIHost {
     func initiatorTimer(at now: HostTime) {
         guard var attempt = initiator.pending, let deadline = attempt.deadline, deadline <= now else { return }
         switch attempt.phase {
+        case .awaitingComplete where attempt.acceptList != nil:
+            acceptListTimer(attempt, at: now)
         case .awaitingComplete:
             if let id = attempt.link { attemptTimedOut(id) }
             sendCancel(&attempt, reason: .timeout, at: now)
@@ -110,11 +120,17 @@ extension HCIHost {
                 return
             }
             initiator.pending = nil
-            warn("no LE Connection Complete after LE Create Connection Cancel for \(attempt.peer); taking the attempt as ended")
-            if let id = attempt.link {
+            if let members = attempt.acceptList {
+                warn("no LE Connection Complete after LE Create Connection Cancel of the create with the Filter Accept List; taking it as ended")
+                requeue(members.map(\.link), at: now)
+            } else {
+                warn("no LE Connection Complete after LE Create Connection Cancel for \(attempt.peer); taking the attempt as ended")
+            }
+            if let id = attempt.link, attempt.acceptList == nil {
                 switch reason {
                 case .timeout: linkTable.attemptFailed(id, error: .connectTimeout(attempt.peer), at: now)
                 case .user: linkTable.attemptCancelled(id, at: now)
+                case .regroup: requeue([id], at: now)
                 }
             }
             runSchedule(at: now)
@@ -140,11 +156,19 @@ extension HCIHost {
                 warn("LE Connection Complete with status \(e.status) before the Command Status of the pending LE Create Connection, ignored")
                 return
             }
+            if attempt.acceptList != nil {
+                _ = acceptListConnectionComplete(e, attempt: attempt, at: now)
+                runSchedule(at: now)
+                return
+            }
             initiator.pending = nil
             if let id = attempt.link {
                 switch attempt.phase {
                 case .cancelling(.user):
                     linkTable.attemptCancelled(id, at: now)
+                case .cancelling(.regroup) where e.status == .unknownConnectionIdentifier:
+                    // Ended to let waiting links join: it goes again with them.
+                    requeue([id], at: now)
                 case .cancelling(.timeout) where e.status == .unknownConnectionIdentifier:
                     linkTable.attemptFailed(id, error: .connectTimeout(attempt.peer), at: now)
                 default:
@@ -173,12 +197,16 @@ extension HCIHost {
         }
         var link: LinkID?
         var userGaveUp = false
-        if let attempt = initiator.pending, attempt.peer.address == e.peerAddress,
+        if let attempt = initiator.pending, attempt.acceptList != nil,
+           let member = acceptListConnectionComplete(e, attempt: attempt, at: now) {
+            link = member
+        } else if let attempt = initiator.pending, attempt.acceptList == nil, attempt.peer.address == e.peerAddress,
            attempt.link != nil || attempt.phase != .awaitingStatus {
             // Ours; if a cancel raced with the connection, the connection wins (unless the
             // application itself gave up on it).
             initiator.pending = nil
             link = attempt.link
+            if let id = attempt.link { initiator.carriedDeadlines[id] = nil }
             userGaveUp = attempt.phase == .cancelling(.user) || attempt.cancelOnStatus == .user
             if attempt.phase == .awaitingStatus, let id = attempt.link {
                 // A completion only follows its Command Status (§7.8.12), so this connection is an
@@ -269,6 +297,10 @@ extension HCIHost {
         case .controller?:
             break
         case .socket?, nil:
+            return
+        }
+        if let attempt = initiator.pending, let members = attempt.acceptList {
+            if members.contains(where: { $0.link == id }) { cancelMember(id, of: attempt, at: now) }
             return
         }
         guard var attempt = initiator.pending, attempt.link == id else { return }

@@ -25,6 +25,10 @@ extension HCIHost {
                 setNewOwnAddress(at: now)
             case .createConnection:
                 startNextAttempt(at: now)
+            case .createConnectionFromAcceptList:
+                startAcceptListAttempt(at: now)
+            case .cancelCreateToRegroup:
+                regroupPendingCreate(at: now)
             }
         }
         warn("controller schedule did not settle within 16 steps")
@@ -33,7 +37,7 @@ extension HCIHost {
     var scheduleWishes: ControllerSchedule.Wishes {
         // Links to a bonded identity wait for its current RPA: the host scans for it itself.
         ControllerSchedule.Wishes(scan: scanner.wanted ?? (waitsForAnyAddress ? configuration.scan : nil),
-                                  connect: linkTable.nextInLine != nil)
+                                  waitingLinks: linkTable.inLine.count)
     }
 
     func scheduleSituation(for wishes: ControllerSchedule.Wishes, at now: HostTime) -> ControllerSchedule.Situation {
@@ -43,7 +47,9 @@ extension HCIHost {
             ready: phase == .ready, scanner: scanner.phase, scanOnController: scanner.current,
             scanRetryWaiting: scanner.isWaitingToRetry(at: now), createPending: initiator.pending != nil,
             scansWhileInitiating: controllerScansWhileInitiating(active: active),
-            rotation: privateAddress?.phase)
+            rotation: privateAddress?.phase, acceptListSize: usableAcceptListSize,
+            createLinks: initiator.pending.map { $0.acceptList?.count ?? 1 } ?? 0,
+            createJoinable: initiator.pending.map { $0.phase == .awaitingComplete && $0.cancelOnStatus == nil } ?? false)
     }
 
     /// LE Create Connection for the first queued link; a link to a bonded identity whose
@@ -55,6 +61,8 @@ extension HCIHost {
         // A bonded peer's identity goes to the controller as an identity address, or to the
         // RPA it advertised with (HCIHost+Privacy).
         let peer = connectionTarget(record.peer)
+        let carried = carriedDeadline(record)
+        initiator.carriedDeadlines = carried.map { [id: $0] } ?? [:]
         initiator.pending = Initiator.Attempt(link: id, peer: peer, phase: .awaitingStatus, deadline: nil,
                                               cancelOnStatus: nil)
         linkTable.attemptStarted(id, at: now)

@@ -202,8 +202,15 @@ public final class HCIHost: Host {
     /// Commands sent and not yet answered.
     public var commandsInFlight: Int { commands.inFlight.count }
     public var isScanning: Bool { scanner.isScanning }
-    /// The link whose LE Create Connection is pending at the controller (at most one).
-    public var pendingConnection: LinkID? { initiator.pending?.link }
+    /// The link whose LE Create Connection is pending at the controller (at most one create;
+    /// for a create with the Filter Accept List, the first of its links).
+    public var pendingConnection: LinkID? { initiatingConnections.first }
+    /// The links the pending create is for: one, or those on the Filter Accept List.
+    public var initiatingConnections: [LinkID] {
+        guard let attempt = initiator.pending else { return [] }
+        if let members = attempt.acceptList { return members.map(\.link) }
+        return attempt.link.map { [$0] } ?? []
+    }
     /// Links waiting for their turn at the controller.
     public var queuedConnections: [LinkID] { linkTable.waitingForConnector }
 

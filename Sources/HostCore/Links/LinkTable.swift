@@ -133,6 +133,22 @@ public final class LinkTable {
             ?? nextQueued
     }
 
+    /// Every link the HCI connector's controller may take, in the order `nextInLine` gives
+    /// them: attempts waiting for their turn again, then the queue (for a create with the
+    /// Filter Accept List).
+    var inLine: [LinkRecord] {
+        var queued: [(record: LinkRecord, turn: Int64)] = []
+        var again: [LinkRecord] = []
+        for record in list {
+            switch record.phase {
+            case let .queued(turn): queued.append((record, turn))
+            case .initiating(.controllerTurn, cancelling: false): again.append(record)
+            default: break
+            }
+        }
+        return again + queued.sorted { $0.turn < $1.turn }.map(\.record)
+    }
+
     /// The links waiting for the connector, in the order it takes them.
     var waitingForConnector: [LinkID] {
         var queued: [(id: LinkID, turn: Int64)] = []

@@ -405,7 +405,11 @@ private final class ScriptedController {
             default: complete = nil
             }
             guard let c = complete else { return }
-            if !c.status.isSuccess || c.peerAddress == m.createPending?.peer { m.createPending = nil }
+            // A create with the Filter Accept List (Peer_Address unused, zero) ends with whichever
+            // listed peer connects.
+            if !c.status.isSuccess || c.peerAddress == m.createPending?.peer || m.createPending?.peer == .zero {
+                m.createPending = nil
+            }
             if c.status.isSuccess, !isConnected(c.connectionHandle) { forgetHandle(c.connectionHandle) }
         default:
             break
@@ -590,7 +594,11 @@ private func checkInvariants(_ host: HCIHost, _ controller: ScriptedController) 
     }
     // The link table read directly, as `links` would report it, without a status per link.
     let records = host.linkTable.list
-    if records.count(where: { host.linkTable.publicState($0) == .initiating }) > 1 { fail("more than one link initiating") }
+    // Links on the pending create (one, or those on the Filter Accept List); links waiting for
+    // their turn again are initiating to the application but queued for the controller.
+    let waitingAgain = Set(host.queuedConnections)
+    let initiating = records.count(where: { host.linkTable.publicState($0) == .initiating && !waitingAgain.contains($0.id) })
+    if initiating > max(1, host.initiatingConnections.count) { fail("\(initiating) links initiating, \(host.initiatingConnections.count) on the create") }
     if records.count > peers.count { fail("\(records.count) links for \(peers.count) peers") }
     // `queuedConnections` counted without building it (a sorted array per check was 6 % of
     // an execution): the links queued or waiting for their turn at the controller.

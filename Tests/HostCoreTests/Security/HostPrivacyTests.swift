@@ -177,6 +177,28 @@ import Wire
         #expect(host.state(of: id) == .ready)
     }
 
+    @Test("with the resolving list, a bonded peer goes on the Filter Accept List by its identity address, beside another link")
+    func acceptListEntryOfAResolvedPeerIsItsIdentity() {
+        let (host, fake) = Self.host(llPrivacy: true, controller: {
+            $0.leFeatures = [.llPrivacy]
+            $0.filterAcceptListSize = 8
+        })
+        fake.run()
+        let bonded = host.connect(to: Self.identity, plan: .noGATT, at: 0)
+        let other = host.connect(to: peer(2), plan: .noGATT, at: 0)
+        fake.run()
+        // The list's address types are public or random (§7.8.16); the controller resolves the
+        // peer's RPAs against the identity through the resolving list.
+        #expect(fake.acceptList == [Self.identity, peer(2)])
+        #expect(fake.pulledHost.initiatingConnections == [bonded, other])
+        fake.connectionComplete(peer: DeviceAddress(Self.identity.address, type: .publicIdentity), handle: 0x42,
+                                kind: .enhancedV1)
+        fake.run()
+        #expect(host.state(of: bonded) == .ready)
+        #expect(fake.pulledHost.initiatingConnections == [other])
+        #expect(fake.violations.isEmpty)
+    }
+
     @Test("the resolving list is not used without LL Privacy or without LE Set Privacy Mode", arguments: [false, true])
     func resolvingListNeedsFeatureAndCommands(feature: Bool) {
         // Every command but LE Set Privacy Mode with the feature; every command without it.

@@ -41,6 +41,9 @@ final class FakeController {
     /// Every combination allowed.
     var leStates = LESupportedStates(rawValue: 0x0000_03FF_FFFF_FFFF)
     var supportedCommands = [UInt8](repeating: 0xFF, count: 64)
+    /// LE Read Filter Accept List Size. 0 by default, so that a test that queues several
+    /// links sees them created one at a time; the accept-list tests give it a size.
+    var filterAcceptListSize: UInt8 = 0
     /// The above as the shared description answers bring-up with.
     var profile: ControllerProfile {
         var p = ControllerProfile()
@@ -55,6 +58,7 @@ final class FakeController {
         p.leFeatures = leFeatures
         p.leStates = leStates
         p.supportedCommands = supportedCommands
+        p.filterAcceptListSize = filterAcceptListSize
         return p
     }
     /// Num_HCI_Command_Packets in every answer.
@@ -122,6 +126,10 @@ final class FakeController {
     }
     private(set) var scanning = false
     private(set) var createPending: DeviceAddress?
+    /// The pending create uses the Filter Accept List (Initiator_Filter_Policy 1).
+    private(set) var createUsesAcceptList = false
+    /// The Filter Accept List as the host wrote it.
+    private(set) var acceptList: [DeviceAddress] = []
     /// Commands refused under `strictStateRules`.
     private(set) var refusals: [HCIOpcode] = []
     private(set) var aclInFlight: [UInt16: Int] = [:]
@@ -270,8 +278,12 @@ final class FakeController {
         if let pending = host.pendingConnection, host.state(of: pending) != .initiating {
             violations.append("pending connection \(pending) is \(String(describing: host.state(of: pending)))")
         }
-        let initiating = host.links.filter { $0.state == .initiating }.count
-        if initiating > 1 { violations.append("\(initiating) links initiating at once") }
+        // Links waiting for their turn again (`queuedConnections`) are initiating to the
+        // application but on no create.
+        let waitingAgain = Set(host.queuedConnections)
+        let initiating = host.links.filter { $0.state == .initiating && !waitingAgain.contains($0.id) }.count
+        let allowed = max(1, host.initiatingConnections.count)
+        if initiating > allowed { violations.append("\(initiating) links initiating at once, \(allowed) on the create") }
     }
 
     func complete(_ opcode: HCIOpcode, _ parameters: [UInt8]) {
@@ -320,6 +332,7 @@ final class FakeController {
         case .reset:
             scanning = false
             createPending = nil
+            acceptList.removeAll()
             aclInFlight.removeAll()
             complete(op, StatusReturnParameters())
         case .leSetRandomAddress:
@@ -350,7 +363,27 @@ final class FakeController {
                 status(op, .commandDisallowed)
             } else {
                 createPending = peer
+                createUsesAcceptList = ControllerProfile.createUsesAcceptList(c)
+                if createUsesAcceptList && acceptList.isEmpty {
+                    violations.append("LE Create Connection with an empty Filter Accept List")
+                }
                 status(op)
+            }
+        case .leClearFilterAcceptList, .leAddDeviceToFilterAcceptList:
+            // §7.8.15–16: not while a create uses the list.
+            if createPending != nil && createUsesAcceptList {
+                violations.append("\(op.name) while a create uses the Filter Accept List")
+                complete(op, [HCIStatus.commandDisallowed.rawValue])
+            } else if op == .leClearFilterAcceptList {
+                acceptList.removeAll()
+                complete(op, StatusReturnParameters())
+            } else if acceptList.count >= Int(filterAcceptListSize) {
+                complete(op, [HCIStatus.memoryCapacityExceeded.rawValue])
+            } else {
+                if let e = try? c.decode(LEAddDeviceToFilterAcceptList.self) {
+                    acceptList.append(DeviceAddress(e.address, type: e.addressType == .randomDevice ? .randomDevice : .publicDevice))
+                }
+                complete(op, StatusReturnParameters())
             }
         case .leCreateConnectionCancel:
             guard let peer = createPending else {
@@ -432,6 +465,9 @@ final class FakeController {
     /// The pending create succeeds (or fails with `status`).
     func connectionComplete(peer: DeviceAddress, handle: UInt16, status: HCIStatus = .success,
                             kind: CompletionKind = .legacy, role: LERole = .central) {
+        if createUsesAcceptList, createPending != nil, status.isSuccess, !acceptList.contains(where: { $0.address == peer.address }) {
+            violations.append("connection with \(peer), which is not on the Filter Accept List the create uses")
+        }
         createPending = nil
         let legacy = LEConnectionCompleteEvent(status: status, connectionHandle: handle, role: role,
                                                peerAddressType: peer.type, peerAddress: peer.address,
