@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HostCore
 import Runtime
 import Service
 
@@ -26,6 +27,12 @@ final class ControlServer {
     private(set) var clients: [Int: Client] = [:]
     private var nextID = 1
     private var buffer = [UInt8](repeating: 0, count: 16384)
+    /// Out of file descriptors the listener rests instead of spinning (`DescriptorShortage`).
+    private var shortage = DescriptorShortage()
+    /// accept(2), replaced by tests: running out of descriptors for real would starve every other
+    /// test of the process.
+    var acceptCall: (Int32) -> Int32 = { Glibc.accept($0, nil, nil) }
+    private var log: [(LogLine.Level, String)] = []
 
     /// Creates the socket file with `mode` (and `group`), replacing a stale one left by a
     /// gateway that died; refuses when another gateway is listening there.
@@ -91,23 +98,44 @@ final class ControlServer {
 
     /// The listening descriptor, then every client's (for POLLOUT too while output waits).
     func descriptors() -> [(fd: Int32, events: Int16, client: Int?)] {
-        var out: [(Int32, Int16, Int?)] = [(listenFD, Int16(POLLIN), nil)]
+        var out: [(Int32, Int16, Int?)] = shortage.isPaused ? [] : [(listenFD, Int16(POLLIN), nil)]
         for (id, c) in clients.sorted(by: { $0.key < $1.key }) {
             out.append((c.fd, Int16(POLLIN) | (c.output.isEmpty ? 0 : Int16(POLLOUT)), id))
         }
         return out
     }
 
-    /// New connections on the listening socket.
-    func accept() {
+    /// New connections on the listening socket. Out of file descriptors, the listener rests a
+    /// while (`DescriptorShortage`): the connection stays in the backlog and would make it ready
+    /// again at once.
+    func accept(at now: HostTime) {
+        guard !shortage.isPaused else { return }
         while true {
-            let fd = Glibc.accept(listenFD, nil, nil)
-            guard fd >= 0 else { return }
+            let fd = acceptCall(listenFD)
+            guard fd >= 0 else {
+                let code = errno
+                if let line = shortage.acceptFailed(code, listener: "the control socket \(path)", at: now).line {
+                    log.append((.warning, line))
+                }
+                return
+            }
+            if let line = shortage.accepted(at: now) { log.append((.notice, "control socket: " + line)) }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             clients[nextID] = Client(fd: fd)
             nextID += 1
         }
+    }
+
+    /// When a resting listener is polled again; nil while it is.
+    var nextDeadline: HostTime? { shortage.pausedUntil }
+
+    func advanceTime(to now: HostTime) { shortage.advanceTime(to: now) }
+
+    /// What the server has to say since it was last asked (a shortage of descriptors and its end).
+    func takeLog() -> [(LogLine.Level, String)] {
+        defer { log.removeAll() }
+        return log
     }
 
     /// Reads what client `id` sent: its complete lines, and whether it is gone (then it is

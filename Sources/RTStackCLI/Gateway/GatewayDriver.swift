@@ -191,6 +191,7 @@ final class GatewayDriver: EventLoopDriver {
                 }
                 for (level, text) in esphome.takeLog() { log.write(level, "esphome: " + text) }
             }
+            for (level, text) in control?.takeLog() ?? [] { log.write(level, text) }
             for (level, text) in controller.takeLog() { log.write(level, text) }
             rounds += 1
             if !again { break }
@@ -289,7 +290,7 @@ final class GatewayDriver: EventLoopDriver {
             if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { mqtt.handleReadable(at: now) }
             if events & Int16(POLLOUT) != 0, mqtt.fileDescriptor == fd { mqtt.handleWritable(at: now) }
         case .controlListener:
-            control?.accept()
+            control?.accept(at: now)
         case .controlClient(let id):
             guard let control else { break }
             let (lines, closed) = control.read(id, events: events)
@@ -313,6 +314,7 @@ final class GatewayDriver: EventLoopDriver {
         for a in adapters { d.consider(a.pump?.nextDeadline) }
         d.consider(mqtt?.nextDeadline)
         d.consider(esphome?.nextDeadline)
+        d.consider(control?.nextDeadline)
         d.consider(watchdog?.nextPingAt)
         return d.time
     }
@@ -326,6 +328,7 @@ final class GatewayDriver: EventLoopDriver {
         }
         if let d = controller.nextDeadline, d <= now { controller.advanceTime(to: now) }
         if let mqtt, let m = mqtt.nextDeadline, now >= m { mqtt.handleTimeout(at: now) }
+        if let control, let c = control.nextDeadline, c <= now { control.advanceTime(to: now) }
         if let esphome, let e = esphome.nextDeadline, e <= now {
             for id in esphome.advanceTime(to: now) { controller.proxyClientClosed(client: id, at: now) }
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HostCore
 import Service
 import Testing
 @testable import RTStackCLI
@@ -49,7 +50,7 @@ import Testing
     }
 
     func clientID(_ server: ControlServer) throws -> Int {
-        server.accept()
+        server.accept(at: 0)
         return try #require(server.clients.keys.max())
     }
 
@@ -61,6 +62,46 @@ import Testing
         let fd = try connectClient()
         defer { close(fd) }
         try body(server, fd, try clientID(server))
+    }
+
+    /// accept(2) failing with EMFILE (injected: lowering RLIMIT_NOFILE would starve the other
+    /// tests of this process; the connection that waits is real): the listener must neither spin on
+    /// the connection left in the backlog nor stop listening.
+    @Test func outOfDescriptorsTheListenerRestsSaysSoOnceAndThenTakesTheWaitingClient() throws {
+        let server = try ControlServer(path: path, mode: 0o600, group: nil)
+        defer { server.close() }
+        var calls = 0
+        var failing = true
+        server.acceptCall = { fd in
+            calls += 1
+            guard !failing else { errno = EMFILE; return -1 }
+            return Glibc.accept(fd, nil, nil)
+        }
+        let fd = try connectClient()
+        defer { close(fd) }
+        let second = HostDuration.seconds(1)
+        let listens = { server.descriptors().contains { $0.client == nil } }
+
+        server.accept(at: second)
+        #expect(calls == 1, "one try, not a loop over the connection still waiting")
+        #expect(server.clients.isEmpty)
+        #expect(!listens(), "the listener is not polled while it rests: it would be ready again at once")
+        #expect(server.nextDeadline == second + DescriptorShortage.pause)
+        let warnings = server.takeLog().filter { $0.0 == .warning }.map(\.1)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("the control socket \(path) cannot accept a connection") == true)
+        #expect(warnings.first?.contains("EMFILE") == true && warnings.first?.contains("ulimit -n") == true)
+
+        server.accept(at: second + DescriptorShortage.pause / 2)
+        #expect(calls == 1, "nothing is tried while it rests")
+        server.advanceTime(to: second + DescriptorShortage.pause)
+        #expect(listens())
+        #expect(server.nextDeadline == nil)
+
+        failing = false
+        server.accept(at: 3 * second)
+        #expect(server.clients.count == 1, "the client that waited in the backlog is taken")
+        #expect(server.takeLog().contains { $0.0 == .notice && $0.1.contains("accepting connections again") })
     }
 
     @Test func aRequestThatArrivesInPiecesIsReadAsOneLineAndEmptyLinesAreSkipped() throws {
