@@ -46,16 +46,19 @@ import Wire
     }
 
     @Test func outOfRangeParametersAreRejected() {
-        let cases: [(UInt16, UInt16, UInt16, UInt16)] = [
-            (5, 40, 0, 400),      // interval below 7.5 ms
-            (40, 24, 0, 400),     // min above max
-            (24, 3201, 0, 400),   // interval above 4 s
-            (24, 40, 500, 3200),  // latency 500
-            (24, 40, 0, 9),       // timeout below 100 ms
-            (24, 40, 0, 3201),    // timeout above 32 s
-            (800, 800, 4, 100),   // timeout shorter than (1 + latency) × interval × 2
+        // Each with the words the warning must use to name what was wrong.
+        let cases: [(UInt16, UInt16, UInt16, UInt16, String)] = [
+            (5, 40, 0, 400, "interval min 5 is outside 6–3200"),
+            (40, 24, 0, 400, "interval min 40 is above interval max 24"),
+            (24, 3201, 0, 400, "interval max 3201 is outside 6–3200"),
+            (24, 40, 500, 3200, "latency 500 is above 499"),
+            (24, 40, 0, 9, "supervision timeout 9 is outside 10–3200"),
+            (24, 40, 0, 3201, "supervision timeout 3201 is outside 10–3200"),
+            // Timeout shorter than (1 + latency) × interval × 2; then exactly equal, which is not above.
+            (800, 800, 4, 100, "supervision timeout 100 (×10 ms) is not above"),
+            (12, 12, 4, 15, "supervision timeout 15 (×10 ms) is not above"),
         ]
-        for (n, (min, max, latency, timeout)) in cases.enumerated() {
+        for (n, (min, max, latency, timeout, words)) in cases.enumerated() {
             let (_, fake) = connected()
             let id = UInt8(n + 1)
             fake.l2cap(handle: 0x0040, channel: 5,
@@ -63,6 +66,7 @@ import Wire
             fake.run()
             #expect(fake.l2capSent.first?.payload == [0x13, id, 0x02, 0x00, 0x01, 0x00], "case \(n)")
             #expect(fake.count(.leConnectionUpdate) == 0, "case \(n)")
+            #expect(fake.hasWarning(containing: words), "case \(n): \(fake.warnings.map(\.message))")
         }
     }
 

@@ -177,16 +177,6 @@ struct SignalingVector: Sendable, CustomTestStringConvertible {
                 == "Connection refused – encryption key size too short (0x0007)")
     }
 
-    @Test func connectionParameterRanges() {
-        let ok = L2CAPConnectionParameterUpdateRequest(intervalMin: 6, intervalMax: 12, peripheralLatency: 0, timeoutMultiplier: 500)
-        #expect(ok.isWithinSpecifiedRanges)
-        // Timeout 100 ms is not above (1 + 4) × 15 ms × 2 = 150 ms.
-        let tooShort = L2CAPConnectionParameterUpdateRequest(intervalMin: 6, intervalMax: 12, peripheralLatency: 4, timeoutMultiplier: 10)
-        #expect(!tooShort.isWithinSpecifiedRanges)
-        let backwards = L2CAPConnectionParameterUpdateRequest(intervalMin: 12, intervalMax: 6, peripheralLatency: 0, timeoutMultiplier: 500)
-        #expect(!backwards.isWithinSpecifiedRanges)
-    }
-
     @Test func fieldsNameValues() throws {
         let cmd = try LESignalingCommand.decode(hx("12 01 08 00 06 00 0c 00 00 00 f4 01"))
         var fields = FieldList()

@@ -25,12 +25,12 @@ enum LESignalingResponder {
         case let .connectionParameterUpdateRequest(id, request):
             guard id != 0 else { return illegalIdentifier(payload) }
             // §4.20: the central answers first, then starts the update.
-            if isAcceptable(request) {
+            guard let problem = problem(of: request) else {
                 return Reply(response: .connectionParameterUpdateResponse(identifier: id, result: .accepted),
                              connectionUpdate: request)
             }
             return Reply(response: .connectionParameterUpdateResponse(identifier: id, result: .rejected),
-                         warning: HostWarning("LE signaling: rejected connection parameters outside the allowed ranges (interval \(request.intervalMin)–\(request.intervalMax), latency \(request.peripheralLatency), timeout \(request.timeoutMultiplier))",
+                         warning: HostWarning("LE signaling: the peripheral's Connection Parameter Update Request rejected: \(problem); the link keeps its parameters",
                                               bytes: Array(payload)))
         case let .leCreditBasedConnectionRequest(id, _):
             guard id != 0 else { return illegalIdentifier(payload) }
@@ -72,11 +72,12 @@ enum LESignalingResponder {
         }
     }
 
-    /// Within the ranges of §4.20 (interval 7.5 ms–4 s with min ≤ max, latency < 500,
-    /// timeout 100 ms–32 s) and sane: the supervision timeout outlasts twice the longest
-    /// time the peripheral may stay silent, so the link does not drop by design.
-    static func isAcceptable(_ r: L2CAPConnectionParameterUpdateRequest) -> Bool {
-        r.isWithinSpecifiedRanges
+    /// What §4.20's ranges do not allow, by the same rule the host applies to its own LE
+    /// Connection Update (`ConnectionParameters.problem`), so that a peripheral cannot get
+    /// parameters the central would refuse to ask for itself; nil when acceptable.
+    static func problem(of r: L2CAPConnectionParameterUpdateRequest) -> String? {
+        ConnectionParameters(intervalMin: r.intervalMin, intervalMax: r.intervalMax,
+                             latency: r.peripheralLatency, supervisionTimeout: r.timeoutMultiplier).problem
     }
 
     /// Request codes of the LE signaling channel (§4): the ones that expect an answer.

@@ -27,16 +27,4 @@ public struct L2CAPConnectionParameterUpdateRequest: WireCodable, Hashable {
         writer.u16(peripheralLatency)
         writer.u16(timeoutMultiplier)
     }
-
-    /// Whether the values lie in the ranges §4.20 allows (interval 7.5 ms–4 s with min ≤ max,
-    /// latency below 500, timeout 100 ms–32 s and longer than the largest interval times
-    /// (1 + latency) twice over), which a central checks before accepting.
-    public var isWithinSpecifiedRanges: Bool {
-        guard (6...3200).contains(intervalMin), (6...3200).contains(intervalMax), intervalMin <= intervalMax,
-              peripheralLatency < 500, (10...3200).contains(timeoutMultiplier) else { return false }
-        // Timeout (10 ms units) × 10 > (1 + latency) × interval max (1.25 ms units) × 1.25 × 2.
-        let timeoutMicroseconds = Int(timeoutMultiplier) * 10_000
-        let needed = (1 + Int(peripheralLatency)) * Int(intervalMax) * 1_250 * 2
-        return timeoutMicroseconds > needed
-    }
 }
