@@ -26,7 +26,7 @@ extension WorldIntegration {
             defer { world.stop() }
             let app = ScanListApp(options: try Self.options(world, "scan-list"))
             let named = ["Heart 1", "Speed 1", "Thingy"]
-            #expect(await eventually(20) { named.allSatisfy { app.row(named: $0) != nil } },
+            #expect(await eventually(40) { named.allSatisfy { app.row(named: $0) != nil } },
                     "rows: \(app.rows.values.map { $0.name ?? "?" })")
             try await Task.sleep(for: .seconds(1.5))   // 15 more advertising events of each
             #expect(app.rows.count >= 4, "the connectable distractor is listed too: \(app.rows.values.map { $0.name ?? "?" })")
@@ -38,7 +38,7 @@ extension WorldIntegration {
             #expect(heart.peripheral.name == "Heart 1")
 
             app.tap("Heart 1")
-            #expect(await eventually(20) { app.connected && app.values[CBUUID(string: "2A38")] != nil && app.pendingReads == 0 },
+            #expect(await eventually(40) { app.connected && app.values[CBUUID(string: "2A38")] != nil && app.pendingReads == 0 },
                     "read so far: \(app.values.keys.map(\.uuidString))")
             #expect(app.values[CBUUID(string: "2A38")] == Data([1]), "Body Sensor Location: Chest")
             #expect(app.values[CBUUID(string: "2A29")] == Data("rtstack test world".utf8), "Manufacturer Name String")
@@ -48,7 +48,7 @@ extension WorldIntegration {
             #expect(try Self.connections(world) == 1)
 
             app.central.cancelPeripheralConnection(heart.peripheral)
-            #expect(await eventually(10) { app.disconnected })
+            #expect(await eventually(30) { app.disconnected })
             #expect(heart.peripheral.state == .disconnected && heart.peripheral.services == nil)
         }
 
@@ -71,7 +71,7 @@ extension WorldIntegration {
             #expect(try Self.connections(world) == 3)
 
             app.endSession()
-            #expect(await eventually(15) { app.ended.count == 3 })
+            #expect(await eventually(30) { app.ended.count == 3 })
             #expect(app.ended.allSatisfy { $0.1 == nil }, "End Session is no error: \(app.ended.map { String(describing: $0.1) })")
             #expect(app.connectedFor.values.allSatisfy { $0.state == .disconnected })
             #expect(try Self.connections(world) == 0)
@@ -89,24 +89,24 @@ extension WorldIntegration {
             let app = LEDApp(service: CBUUID(string: "EF680100-9B35-4933-9B10-52FFA9740042"),
                              characteristic: CBUUID(string: "EF680101-9B35-4933-9B10-52FFA9740042"),
                              options: try Self.options(world, "led"))
-            #expect(await eventually(20) { app.reads.count == 1 })
+            #expect(await eventually(40) { app.reads.count == 1 })
             #expect(app.reads.first == Data("Thingy".utf8))
 
             app.write("Run 1")
-            #expect(await eventually(10) { app.reads.count == 2 })
+            #expect(await eventually(30) { app.reads.count == 2 })
             #expect(app.writes.count == 1 && app.writes[0] == nil)
             #expect(app.reads.last == Data("Run 1".utf8))
 
             app.write("eleven char")   // the Thingy takes 1 to 10 bytes
-            #expect(await eventually(10) { app.writes.count == 2 })
+            #expect(await eventually(30) { app.writes.count == 2 })
             let refused = try #require(app.writes[1] as? CBATTError)
             #expect(refused.code == .invalidAttributeValueLength)
 
             // The Thingy ends the link (Remote User Terminated Connection); the app scans again.
             _ = try world.control(#"{"cmd":"drop","device":"Thingy 1","reason":19}"#)
-            #expect(await eventually(10) { app.disconnections.count == 1 })
+            #expect(await eventually(30) { app.disconnections.count == 1 })
             #expect((app.disconnections[0] as? CBError)?.code == .peripheralDisconnected, "\(String(describing: app.disconnections[0]))")
-            #expect(await eventually(20) { app.connections == 2 && app.reads.count == 3 })
+            #expect(await eventually(40) { app.connections == 2 && app.reads.count == 3 })
             #expect(app.reads.last == Data("Run 1".utf8))
         }
 
@@ -115,23 +115,23 @@ extension WorldIntegration {
             let world = try await WorldProcess.start(["--heart", "4", "--speed", "0", "--environment", "0", "--distractors", "0"])
             defer { world.stop() }
             let app = FleetApp(services: [CBUUID(string: "180D")], options: try Self.options(world, "fleet"))
-            #expect(await eventually(20) { app.devices.count == 4 })
+            #expect(await eventually(40) { app.devices.count == 4 })
             let devices = app.devices
             for (n, d) in devices.enumerated() {
                 app.toggle(d)
-                #expect(await eventually(20) { d.isConnected }, "device \(n)")
+                #expect(await eventually(40) { d.isConnected }, "device \(n)")
                 #expect(try Self.connections(world) == n + 1)
             }
             for (n, d) in devices.enumerated() {
                 app.toggle(d)
-                #expect(await eventually(10) { !d.isConnected }, "device \(n)")
+                #expect(await eventually(30) { !d.isConnected }, "device \(n)")
                 #expect(d.lastDisconnectError == nil)
                 #expect(devices.dropFirst(n + 1).allSatisfy { $0.peripheral.state == .connected })
                 #expect(try Self.connections(world) == devices.count - n - 1)
             }
             // Again: the same object reconnects.
             app.toggle(devices[0])
-            #expect(await eventually(20) { devices[0].isConnected && devices[0].connections == 2 })
+            #expect(await eventually(40) { devices[0].isConnected && devices[0].connections == 2 })
             #expect(app.devices.count == 4 && app.devices[0] === devices[0])
         }
     
@@ -148,7 +148,7 @@ extension WorldIntegration {
             func beats() -> [Int] { child.out.lines.compactMap { $0.hasSuffix(" bpm") ? Int($0.dropLast(4)) : nil } }
             #expect(await eventually(30) { beats().count >= 3 }, "stdout: \(child.out.lines)\nstderr: \(child.err.text)")
             kill(child.process.processIdentifier, SIGINT)
-            #expect(await eventually(5) { !child.process.isRunning })
+            #expect(await eventually(15) { !child.process.isRunning })
             #expect(child.process.terminationStatus == 0)
             // Each printed beat is the bpm of a Heart Rate Measurement the world sent.
             let sent = Set(world.notifications(device: "Heart 1", uuid: "2A37").map { $0.value.count > 1 ? Int($0.value[1]) : -1 })
@@ -161,21 +161,21 @@ extension WorldIntegration {
             let world = try await WorldProcess.start(["--heart", "1", "--speed", "0", "--environment", "0", "--distractors", "0", "--rate", "20"])
             defer { world.stop() }
             let app = DetailsApp(service: CBUUID(string: "180D"), options: try Self.options(world, "details"))
-            #expect(await eventually(20) { app.descriptorsDiscovered })
+            #expect(await eventually(40) { app.descriptorsDiscovered })
             let p = try #require(app.peripheral)
             let hrm = try #require(app.characteristics[CBUUID(string: "2A37")])
             let cccd = try #require(app.cccd, "descriptors: \(String(describing: hrm.descriptors))")
             p.readValue(for: cccd)
-            #expect(await eventually(10) { app.descriptorValues.count == 1 })
+            #expect(await eventually(30) { app.descriptorValues.count == 1 })
             #expect((app.descriptorValues[0] as? NSNumber)?.intValue == 0)
 
             p.setNotifyValue(true, for: hrm)
-            #expect(await eventually(10) { app.notificationStates == [true] && app.values >= 3 })
+            #expect(await eventually(30) { app.notificationStates == [true] && app.values >= 3 })
             p.readValue(for: cccd)
-            #expect(await eventually(10) { app.descriptorValues.count == 2 })
+            #expect(await eventually(30) { app.descriptorValues.count == 2 })
             #expect((app.descriptorValues[1] as? NSNumber)?.intValue == 1)
             p.setNotifyValue(false, for: hrm)
-            #expect(await eventually(10) { app.notificationStates == [true, false] })
+            #expect(await eventually(30) { app.notificationStates == [true, false] })
             #expect(!hrm.isNotifying)
             let cccdWrites = world.events("att_write").filter { $0["uuid"]?.string == "2902" }.compactMap { $0["value"]?.string }
             #expect(cccdWrites == ["0100", "0000"], "the CCCD is written back before didUpdateNotificationStateFor")
@@ -191,9 +191,9 @@ extension WorldIntegration {
                 if !p.canSendWriteWithoutResponse { closed = true }
             }
             #expect(closed)
-            #expect(await eventually(10) { app.readyCalls >= 1 && p.canSendWriteWithoutResponse })
+            #expect(await eventually(30) { app.readyCalls >= 1 && p.canSendWriteWithoutResponse })
             #expect(p.maximumWriteValueLength(for: .withoutResponse) > 20 && p.maximumWriteValueLength(for: .withResponse) == 512)
-            #expect(await eventually(10) { world.events("att_write").filter { $0["opcode"]?.string == "0x52" }.count == 40 })
+            #expect(await eventually(30) { world.events("att_write").filter { $0["opcode"]?.string == "0x52" }.count == 40 })
         }
     }
 }

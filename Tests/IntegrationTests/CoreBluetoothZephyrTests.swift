@@ -32,7 +32,7 @@ extension ZephyrIntegration {
                 #expect(app.values[CBUUID(string: "2A38")] == Data([1]), "Body Sensor Location: Chest")
                 #expect(app.values[CBUUID(string: "2A29")] == Data("Manufacturer".utf8))
                 app.central.cancelPeripheralConnection(try #require(app.selected))
-                #expect(await eventually(10) { app.disconnected })
+                #expect(await eventually(30) { app.disconnected })
             }
         }
 
@@ -50,7 +50,7 @@ extension ZephyrIntegration {
                 #expect(bpm.allSatisfy { (90...159).contains($0) }, "\(bpm)")
                 #expect(zip(bpm, bpm.dropFirst()).allSatisfy { $1 == $0 + 1 || $1 == 90 || $1 == $0 + 2 }, "\(bpm)")
                 app.endSession()
-                #expect(await eventually(15) { app.ended.count == 2 })
+                #expect(await eventually(30) { app.ended.count == 2 })
                 #expect(app.ended.allSatisfy { $0.1 == nil })
             }
         }
@@ -66,7 +66,7 @@ extension ZephyrIntegration {
                 }
                 for (n, d) in app.devices.enumerated() {
                     app.toggle(d)
-                    #expect(await eventually(10) { !d.isConnected })
+                    #expect(await eventually(30) { !d.isConnected })
                     #expect(d.lastDisconnectError == nil)
                     #expect(app.devices.dropFirst(n + 1).allSatisfy { $0.peripheral.state == .connected })
                 }
