@@ -48,7 +48,7 @@ import Wire
         let device = try world.device("Secure 1")
         let relay = try RelayProcess.start(hciPort: world.hciPort, peer: device.address)
         defer { relay.stop() }
-        let handleLine = try await relay.next(timeout: 20)
+        let handleLine = try await relay.next(timeout: 60)
         try #require(handleLine.hasPrefix("ready "), "relay: \(handleLine) \(relay.errors)")
 
         // The relay's own random static address is the initiator address of c1 / f5 / f6.
@@ -66,7 +66,7 @@ import Wire
             // Before pairing the characteristic is refused: Insufficient Encryption (0x0f) or
             // Insufficient Authentication (0x05).
             relay.send("read \(c.read)")
-            let refused = try await relay.next(timeout: 20)
+            let refused = try await relay.next(timeout: 60)
             #expect(refused == "read error 0x0f" || refused == "read error 0x05", "\(refused)")
         }
         pairing.start(at: now())
@@ -92,7 +92,7 @@ import Wire
             }
             if done { break }
             while let pdu = pairing.pollTransmit() { relay.send("smp " + Hex.string(pdu.encoded)) }
-            let line = try await relay.next(timeout: 20)
+            let line = try await relay.next(timeout: 60)
             let words = line.split(separator: " ").map(String.init)
             switch words.first {
             case "smp": pairing.receive(Hex.parse(words[1])![...], at: now())
@@ -115,7 +115,7 @@ import Wire
         try await world.wait("paired", timeout: 10) { $0.contains { $0["event"]?.string == "paired" } }
         // The proof: a characteristic that needs this security reads.
         relay.send("read \(c.read)")
-        let read = try await relay.next(timeout: 20)
+        let read = try await relay.next(timeout: 60)
         #expect(read == "read ok " + Hex.string(Array(c.readValue.utf8)), "\(read)")
     }
 }

@@ -73,7 +73,7 @@ extension ZephyrIntegration {
             try await withWorld(["hr", "esp"], label: "two-hosts") { world, dir in
                 // Long enough that the second host certainly starts while the first holds the
                 // port, however slowly the simulation brings the first advertisement.
-                let first = try RtstackProcess(["scan", "--duration", "12", "--json"] + world.adapter + ["--state-dir", dir.path], timeout: 30)
+                let first = try RtstackProcess(["scan", "--duration", "20", "--json"] + world.adapter + ["--state-dir", dir.path], timeout: 45)
                 defer { first.kill() }
                 let scanning = await first.wait(timeout: 10) { $0.contains { $0["event"]?.string == "device" } }
                 #expect(scanning, "the first scan saw nothing")

@@ -34,7 +34,7 @@ import Testing
         #expect(await answer.value == nil)
         // Generous: a loaded CI machine schedules the reader thread late; a question that waited for
         // an answer would never end at all.
-        #expect(ContinuousClock.now - started < .seconds(15), "the question waited for an answer after its cancellation")
+        #expect(ContinuousClock.now - started < .seconds(60), "the question waited for an answer after its cancellation")
         Self.send("later\n", to: ends.write)
         try await Task.sleep(nanoseconds: 100_000_000)   // time for a reader that is still there to take it
         var bytes = [UInt8](repeating: 0, count: 16)
