@@ -126,6 +126,7 @@ let package = Package(
         // Helpers shared by the test targets (seeded random numbers, the real captures' advertising
         // reports); never linked into the product.
         .target(name: "TestSupport", dependencies: ["Wire", "Capture", "MQTT"], path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TimingTests", dependencies: ["Timing"]),
         .testTarget(name: "WireTests", dependencies: ["Wire", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Wire", "TestSupport"]),

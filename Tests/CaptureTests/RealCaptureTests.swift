@@ -5,7 +5,7 @@ import Wire
 @testable import Capture
 
 /// The three phone captures in ../shared/captures, checked record by record against tshark.
-@Suite(.enabled(if: RealCaptures.available, "\(RealCaptures.skipMessage)"))
+@Suite(.enabled(if: RealCaptures.available, "\(RealCaptures.skipMessage)"), .ownThread)
 struct RealCaptureTests {
     @Test(arguments: RealCaptures.files)
     func readsToTheEndWithoutErrors(name: String) throws {

@@ -6,7 +6,7 @@ import Wire
 
 /// read → write (btsnoop and pcap) → read gives the same time, direction, type and bytes,
 /// and tshark sees the same packets in the written files.
-@Suite(.enabled(if: RealCaptures.available, "\(RealCaptures.skipMessage)"))
+@Suite(.enabled(if: RealCaptures.available, "\(RealCaptures.skipMessage)"), .ownThread)
 struct RealCaptureRoundTripTests {
     @Test(arguments: RealCaptures.files, ["btsnoop", "pcap"])
     func roundTrip(name: String, ext: String) throws {

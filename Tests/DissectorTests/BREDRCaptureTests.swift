@@ -9,7 +9,7 @@ import TestSupport
 /// (Captures/att-bredr-bumble.btsnoop, `scripts/record-captures att-bredr`), and the
 /// signaling and channels of two phone captures (an A2DP headset, an SPP speaker) that nobody
 /// on this project wrote.
-@Suite struct BREDRCaptureTests {
+@Suite(.ownThread) struct BREDRCaptureTests {
     static let capture = SharedCaptures.packageRoot.appendingPathComponent("Captures/att-bredr-bumble.btsnoop").path
     static let sidecar = SharedCaptures.packageRoot.appendingPathComponent("Captures/att-bredr-bumble.json").path
 

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import Foundation
 import Capture
 import Wire
@@ -6,7 +7,7 @@ import Wire
 /// `rtstack decode` streams: decoding a 24 MiB capture takes no more memory than decoding a
 /// small one. Measured as the peak RSS of a child process (its own, so suites running in
 /// parallel in this process cannot disturb it).
-@Suite struct DecodeMemoryTests {
+@Suite(.ownThread) struct DecodeMemoryTests {
     static var rtstack: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rtstack").path
     }

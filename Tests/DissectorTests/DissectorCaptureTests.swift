@@ -3,7 +3,7 @@ import Capture
 import Dissector
 
 /// The decoder against real phone captures, with tshark as the independent second opinion.
-@Suite struct DissectorCaptureTests {
+@Suite(.ownThread) struct DissectorCaptureTests {
     @Test(arguments: SharedCaptures.names)
     func countsMatchTshark(name: String) throws {
         guard let path = SharedCaptures.path(name) else {

@@ -14,7 +14,7 @@ import TestSupport
 /// told `-d btl2cap.psm==0x0027,btatt`, decodes ATT on them; Debian's tshark 4.0 knows no
 /// Credit Based Connection Request and so cannot decode the EATT bearers), and the Bumble
 /// central's own count of the ATT PDUs it sent and received on each kind of bearer.
-@Suite struct EATTCaptureTests {
+@Suite(.ownThread) struct EATTCaptureTests {
     static let capture = SharedCaptures.packageRoot.appendingPathComponent("Captures/eatt-bumble.btsnoop").path
     static let sidecar = SharedCaptures.packageRoot.appendingPathComponent("Captures/eatt-bumble.json").path
 

@@ -8,7 +8,7 @@ import Wire
 /// SMP on CID 0x0006 and the HCI side of LE encryption, built from the layouts of Core Spec
 /// v5.4 Vol 3, Part H, §3.5–3.6 (SMP PDUs) and Vol 4, Part E, §7.7.8, §7.7.39, §7.7.65.5,
 /// §7.8.24–§7.8.25 (events and commands), checked against tshark and for key redaction.
-@Suite struct SMPDissectionTests {
+@Suite(.ownThread) struct SMPDissectionTests {
     @Test func pduNamesAndEncryptionEvents() {
         let d = PacketDissector()
         let names = SMPPairingCapture.records().map { d.dissect($0) }.map(\.name)

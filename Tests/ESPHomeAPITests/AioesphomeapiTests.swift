@@ -7,7 +7,7 @@ import TestSupport
 /// Tests/World/requirements.txt and installed by `scripts/world setup`), run as
 /// Tests/World/world/esphome_client.py: plaintext, Noise with the right key, and the refusals a
 /// user meets (a wrong key, a client without the key, a keyed client on a plaintext proxy).
-@Suite(.serialized, .enabled(if: AioesphomeapiVenv.python != nil, "aioesphomeapi is not installed in .venv-world: run `scripts/world setup`"))
+@Suite(.serialized, .enabled(if: AioesphomeapiVenv.python != nil, "aioesphomeapi is not installed in .venv-world: run `scripts/world setup`"), .ownThread)
 struct AioesphomeapiTests {
     static let root = AioesphomeapiVenv.root
     static let python = AioesphomeapiVenv.python
@@ -25,7 +25,7 @@ struct AioesphomeapiTests {
         var arguments = ["-m", "world.esphome_client", "--port", "\(server.port)", "--advertisements", "\(advertisements)"]
         if let clientKey { arguments += ["--key", clientKey] }
         let client = try ChildProcess("/usr/bin/env", ["PYTHONPATH=\(Self.root.appendingPathComponent("Tests/World").path)", Self.python!] + arguments)
-        server.serve(timeout: 30, until: { !client.isRunning }) { request, connection in
+        server.serve(timeout: 120, until: { !client.isRunning }) { request, connection in
             switch request {
             case .subscribeConnectionsFree:
                 connection.send(.connectionsFree(free: 2, limit: 3, allocated: [0xC0FF_EE00_0001]))

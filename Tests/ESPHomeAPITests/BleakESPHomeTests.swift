@@ -8,7 +8,7 @@ import TestSupport
 /// run as Tests/World/world/bleak_client.py with no BlueZ and no D-Bus. The proxy here is a
 /// scripted one (a heart rate sensor with a battery level); the gateway's own proxy against the
 /// Bumble world is tested by the integration suite.
-@Suite(.serialized, .enabled(if: BleakVenv.python != nil, "bleak-esphome and habluetooth are not installed in .venv-world: run `scripts/world setup`"))
+@Suite(.serialized, .enabled(if: BleakVenv.python != nil, "bleak-esphome and habluetooth are not installed in .venv-world: run `scripts/world setup`"), .ownThread)
 struct BleakESPHomeTests {
     static let identity = ProxyIdentity(name: "rtstack-proxy", friendlyName: "rtstack proxy", macAddress: "AA:BB:CC:DD:EE:01",
                                         bluetoothMACAddress: "AA:BB:CC:DD:EE:01",
@@ -62,7 +62,7 @@ struct BleakESPHomeTests {
             "--read", "00002a19-0000-1000-8000-00805f9b34fb", "--notify", "00002a37-0000-1000-8000-00805f9b34fb",
         ])
         var requests: [String] = []
-        server.serve(timeout: 60, until: { !client.isRunning }) { request, connection in
+        server.serve(timeout: 120, until: { !client.isRunning }) { request, connection in
             Self.answer(request, &connection, log: &requests)
         }
         client.terminate(signal: SIGKILL)

@@ -22,7 +22,7 @@ extension ZephyrIntegration {
         func scanList() async throws {
             try await ZephyrIntegration.withWorld(["hr", "esp"], label: "cb-scan") { world, dir in
                 let app = ScanListApp(options: Self.options(world, dir))
-                #expect(await eventually(60) { app.row(named: "Zephyr Heartrate Sensor") != nil && app.row(named: "ESP peripheral") != nil },
+                #expect(await eventually(120) { app.row(named: "Zephyr Heartrate Sensor") != nil && app.row(named: "ESP peripheral") != nil },
                         "rows: \(app.rows.values.map { $0.name ?? "?" }), state: \(app.central.state.rawValue)")
                 try await Task.sleep(for: .seconds(1))
                 #expect(app.rows.values.allSatisfy { $0.discoveries == 1 && $0.rssi == -35 }, "BabbleSim's ideal channel gives −35 dBm")
@@ -43,7 +43,7 @@ extension ZephyrIntegration {
                     CBUUID(string: "180D"): (CBUUID(string: "180D"), [CBUUID(string: "2A37")]),
                     CBUUID(string: "181A"): (CBUUID(string: "181A"), [CBUUID(string: "2A6E")]),
                 ], options: Self.options(world, dir))
-                #expect(await eventually(60) { (app.shown[CBUUID(string: "2A37")]?.count ?? 0) >= 3 && (app.shown[CBUUID(string: "2A6E")]?.count ?? 0) >= 2 },
+                #expect(await eventually(120) { (app.shown[CBUUID(string: "2A37")]?.count ?? 0) >= 3 && (app.shown[CBUUID(string: "2A6E")]?.count ?? 0) >= 2 },
                         "shown: \(app.shown.mapValues(\.count)), notifying: \(app.notifying)")
                 // The firmware's bpm rises by one a second (90 + seconds since start, wrapping at 159).
                 let bpm = (app.shown[CBUUID(string: "2A37")] ?? []).compactMap { $0.count > 1 ? Int($0[$0.startIndex + 1]) : nil }
@@ -59,7 +59,7 @@ extension ZephyrIntegration {
         func fleet() async throws {
             try await ZephyrIntegration.withWorld(["hr", "esp"], label: "cb-fleet") { world, dir in
                 let app = FleetApp(services: [CBUUID(string: "180F")], options: Self.options(world, dir))
-                #expect(await eventually(60) { app.devices.count == 2 }, "both advertise the Battery Service; found \(app.devices.count), state: \(app.central.state.rawValue)")
+                #expect(await eventually(120) { app.devices.count == 2 }, "both advertise the Battery Service; found \(app.devices.count), state: \(app.central.state.rawValue)")
                 for d in app.devices {
                     app.toggle(d)
                     #expect(await eventually(40) { d.isConnected })

@@ -2,6 +2,7 @@ import Foundation
 import HostCore
 import SecurityCrypto
 import Testing
+import TestSupport
 import Wire
 
 /// rtstack's pairing state machine against a real peer nobody here wrote: Bumble's Security
@@ -165,16 +166,16 @@ final class RelayProcess: @unchecked Sendable {
 
     /// The next stdout line that is not the `address` line.
     func next(timeout: Double) async throws -> String {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        while ContinuousClock.now < deadline {
+        let found = await poll(for: timeout, every: .milliseconds(5)) { () -> String? in
             let lines = out.lines
             while consumed < lines.count {
                 let line = lines[consumed]
                 consumed += 1
                 if !line.hasPrefix("address ") { return line }
             }
-            try await Task.sleep(for: .milliseconds(5))
+            return nil
         }
+        if let found { return found }
         throw IntegrationFailure("the SMP relay said nothing within \(timeout) s; stderr: \(errors)")
     }
 

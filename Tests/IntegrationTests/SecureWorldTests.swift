@@ -7,6 +7,7 @@ import HostCore
 import Runtime
 import Synchronization
 import Testing
+import TestSupport
 import Wire
 
 extension WorldIntegration {
@@ -256,14 +257,14 @@ extension WorldIntegration {
 
         /// The six digits rtstack shows on stderr ("type NNNNNN on it").
         static func displayedPasskey(_ p: RtstackProcess) async throws -> Int {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline {
+            let found = await poll(for: 60, every: .milliseconds(20)) { () -> Int? in
                 if let range = p.stderrText.range(of: "type ") {
                     let digits = p.stderrText[range.upperBound...].prefix(6)
                     if digits.count == 6, let n = Int(digits) { return n }
                 }
-                try await Task.sleep(for: .milliseconds(20))
+                return nil
             }
+            if let found { return found }
             throw IntegrationFailure("rtstack showed no passkey; stderr: \(p.stderrText)")
         }
 

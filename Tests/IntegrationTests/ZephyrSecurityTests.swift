@@ -2,6 +2,7 @@ import Foundation
 import HostCore
 import Runtime
 import Testing
+import TestSupport
 import Wire
 
 extension ZephyrIntegration {
@@ -117,14 +118,14 @@ extension ZephyrIntegration {
 
         /// The six digits of the first "Passkey for …: NNNNNN" line after the first `after`.
         static func nextPasskey(_ world: BsimWorld, after count: Int, timeout: Double = 30) async throws -> String {
-            let deadline = ContinuousClock.now + .seconds(timeout)
-            while ContinuousClock.now < deadline {
+            let found = await poll(for: timeout) { () -> String? in
                 let lines = passkeys(world)
                 if lines.count > count, let digits = lines[count].split(separator: " ").last, digits.count == 6 {
                     return String(digits)
                 }
-                try await Task.sleep(for: .milliseconds(50))
+                return nil
             }
+            if let found { return found }
             throw IntegrationFailure("sc_only showed no passkey within \(timeout) s:\n\(world.log("sc_only"))")
         }
     }

@@ -8,7 +8,7 @@ import Testing
 /// publishes wait in libmosquitto and leave together at `flush`, and while messages are in flight
 /// the broker's acknowledgements are read on the loop's own turns instead of waking it
 /// (Docs/performance.md, "The gateway's cost per notification").
-@Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled, MosquittoBroker.skipReason))
+@Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled, MosquittoBroker.skipReason), .ownThread)
 struct MQTTBatchingTests {
     @Test func aTurnsPublishesWaitForFlushAndLeaveTogetherInOrder() throws {
         let broker = try MosquittoBroker()

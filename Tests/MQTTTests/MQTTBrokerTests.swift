@@ -6,7 +6,7 @@ import Timing
 
 /// The client against Debian's mosquitto broker, with Debian's mosquitto_pub / mosquitto_sub
 /// as independent peers where one is needed.
-@Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled, MosquittoBroker.skipReason))
+@Suite(.serialized, .enabled(if: MosquittoBroker.isInstalled, MosquittoBroker.skipReason), .ownThread)
 struct MQTTBrokerTests {
     static let sub = "/usr/bin/mosquitto_sub"
     static let pub = "/usr/bin/mosquitto_pub"

@@ -12,7 +12,7 @@ import TestSupport
 /// channels to the EATT SPSM; Debian's tshark 4.0 knows no Credit Based Connection Request
 /// (0x17), so the PDUs rtstack finds on enhanced bearers (`"bearer":"eatt"`) are left out here
 /// and checked against the Bumble peer's own count in EATTCaptureTests.
-@Suite struct DecodeTsharkParityTests {
+@Suite(.ownThread) struct DecodeTsharkParityTests {
     static let extensions: Set<String> = ["btsnoop", "log", "pcap", "pcapng"]
 
     static func captures(in folder: URL?) -> [String] {

@@ -11,7 +11,7 @@ import TestSupport
 /// `rtstack monitor` in-process. The kernel here has no Bluetooth, so the frames come from a
 /// Linux monitor capture (`--from`) through the same path live frames take; the live socket
 /// is exercised by the VM test (Tests/VM/monitor-tests.sh).
-@Suite struct MonitorCommandTests {
+@Suite(.ownThread) struct MonitorCommandTests {
     func run(_ args: [String], command: String = "monitor") async throws -> CLIRun {
         try await CLIRun.run([command] + args)
     }

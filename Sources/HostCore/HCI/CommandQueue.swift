@@ -88,6 +88,11 @@ struct CommandQueue: Sendable {
         waiting.append(command)
     }
 
+    /// Whether a command with `opcode` for the connection `handle` waits to be sent.
+    func waits(_ opcode: HCIOpcode, handle: UInt16) -> Bool {
+        waiting[waitingHead...].contains { $0.opcode == opcode && $0.connectionHandle == handle }
+    }
+
     /// The next command to hand to the controller, if a credit allows it; its timeout starts now.
     /// Whether `nextToSend` would return a command (a credit and a command waiting).
     var hasSendable: Bool { credits > 0 && waitingHead < waiting.count }

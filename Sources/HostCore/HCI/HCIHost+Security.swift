@@ -159,7 +159,10 @@ extension HCIHost {
     }
 
     /// LE Long Term Key Request: only a peripheral gets one; rtstack has no key to give.
+    /// A controller that repeats the request before the answer went out (its command credits
+    /// spent on others) gets one answer, not one per event: the queue would grow without bound.
     func longTermKeyRequested(handle: UInt16) {
+        guard !commands.waits(LELongTermKeyRequestNegativeReply.opcode, handle: handle) else { return }
         send(LELongTermKeyRequestNegativeReply(connectionHandle: handle), purpose: .longTermKeyNegativeReply)
     }
 

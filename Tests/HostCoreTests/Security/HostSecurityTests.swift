@@ -283,6 +283,31 @@ import Wire
         #expect(world.fake.commands(LELongTermKeyRequestNegativeReply.self).map(\.connectionHandle) == [handle])
     }
 
+    /// A controller whose one command credit is taken by a held command, repeating its request:
+    /// the host answers once when the credit comes back, not once per request (found by the
+    /// host fuzzer: the queue grew by one Negative Reply per event).
+    @Test("repeated LE Long Term Key Requests while commands wait queue one Negative Reply")
+    func repeatedLongTermKeyRequestsQueueOneNegativeReply() throws {
+        let (world, p, _) = Self.world()
+        let link = world.connect(p, plan: .noGATT)
+        let handle = p.handle ?? 0
+        world.fake.answers[.leConnectionUpdate] = .held
+        try world.host.updateConnection(link, to: ConnectionParameters(intervalMin: 6, intervalMax: 12, latency: 0,
+                                                                       supervisionTimeout: 300), at: world.now)
+        world.settle()
+        #expect(world.fake.held.map(\.opcode) == [.leConnectionUpdate])
+        for _ in 0..<5 {
+            world.fake.emitLE(.longTermKeyRequest(LELongTermKeyRequestEvent(connectionHandle: handle, randomNumber: 1,
+                                                                            encryptedDiversifier: 2)))
+            world.settle()
+        }
+        #expect(world.fake.commands(LELongTermKeyRequestNegativeReply.self).isEmpty, "no credit: nothing sent yet")
+        world.fake.release(.leConnectionUpdate)
+        world.settle()
+        #expect(world.fake.commands(LELongTermKeyRequestNegativeReply.self).map(\.connectionHandle) == [handle])
+        #expect(world.fake.violations.isEmpty)
+    }
+
     // MARK: Hostile peers and the throttle
 
     @Test("an invalid public key is refused by name (invalidPublicKey, DHKey Check Failed sent)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `rtstack gateway --esphome 127.0.0.1:0` and one run of a client script of the test world's
 /// venv (aioesphomeapi) against it, to the script's end: what both worlds' proxy tests share.
@@ -30,14 +31,13 @@ struct ProxyClientRun {
 
     /// The port the gateway logged it listens on (asked for port 0).
     static func listeningPort(_ gateway: GatewayProcess) async throws -> Int {
-        let started = Date()
-        while seconds(since: started) < 20 {
+        let port = await poll(for: 60) { () -> Int? in
             for line in gateway.stderrLines {
                 if let match = line.firstMatch(of: /Bluetooth proxy API on [^ ]*:([0-9]+)/), let port = Int(match.output.1) { return port }
             }
-            guard gateway.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return gateway.isRunning ? nil : -1   // ended: no point in waiting
         }
+        if let port, port >= 0 { return port }
         throw IntegrationFailure("the gateway did not say where it listens:\n\(gateway.transcript)")
     }
 
