@@ -6,11 +6,12 @@ import Testing
 /// block (tshark and other child processes waited on synchronously) or burn CPU for seconds,
 /// so that they do not hold back the timers of every other test in the run.
 ///
-/// At most `OwnThread.width` such tests run at once; the others wait for a turn suspended,
-/// holding no thread. Without that bound every tshark test of the run would start at the same
-/// moment, where the pool used to let two at a time through.
+/// One such test runs at a time; the others wait for their turn suspended, holding no thread.
+/// Without that bound every tshark test of the run would start at the same moment; with four
+/// at once (the first try) a full run had four tsharks beside the pool's threads on 2 cores,
+/// and Bumble worlds started then were not ready within 60 s.
 public struct OwnThread: TestTrait, SuiteTrait, TestScoping {
-    public static let width = 4
+    public static let width = 1
     static let turns = Turns(width: width)
 
     public var isRecursive: Bool { true }

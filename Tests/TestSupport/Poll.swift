@@ -7,7 +7,7 @@ import Foundation
 public func poll<T>(for seconds: Double, every interval: Duration = .milliseconds(50),
                     _ probe: () async throws -> T?) async rethrows -> T? {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
+    while ContinuousClock.now < deadline, !Task.isCancelled {
         if let value = try await probe() { return value }
         try? await Task.sleep(for: interval)
     }

@@ -64,7 +64,7 @@ final class WorldProcess: @unchecked Sendable {
         hostAddress = ready["host_address"]?.string ?? ""
     }
 
-    /// Starts a world with these `run` options and returns once it is ready (at most 60 s).
+    /// Starts a world with these `run` options and returns once it is ready (at most 180 s: at the start of a full run dozens of worlds and builds share 2 cores).
     /// Cancels (skips) the test when the world's venv cannot be set up.
     static func start(_ options: [String] = []) async throws -> WorldProcess {
         try await WorldSetup.ensure()
@@ -89,9 +89,9 @@ final class WorldProcess: @unchecked Sendable {
             if !p.isRunning {
                 throw IntegrationFailure("the world exited (status \(p.terminationStatus)) before its ready line; options \(options); stderr:\n\(err.text)")
             }
-            if seconds(since: started) > 60 {
+            if seconds(since: started) > 180 {
                 kill(p.processIdentifier, SIGKILL)
-                throw IntegrationFailure("the world was not ready within 60 s (options \(options)); stderr:\n\(err.text)")
+                throw IntegrationFailure("the world was not ready within 180 s (options \(options)); stderr:\n\(err.text)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
