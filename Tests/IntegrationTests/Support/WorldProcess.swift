@@ -64,7 +64,8 @@ final class WorldProcess: @unchecked Sendable {
         hostAddress = ready["host_address"]?.string ?? ""
     }
 
-    /// Starts a world with these `run` options and returns once it is ready (at most 180 s: at the start of a full run dozens of worlds and builds share 2 cores).
+    /// Starts a world with these `run` options and returns once it is ready (at most 180 s: at
+    /// the start of a full run dozens of worlds and tests share 2 cores).
     /// Cancels (skips) the test when the world's venv cannot be set up.
     static func start(_ options: [String] = []) async throws -> WorldProcess {
         try await WorldSetup.ensure()
