@@ -28,7 +28,7 @@ extension ZephyrIntegration {
         @Test("scan (text, --json, --passive) lists hr, esp and sc_only with their names, services and RSSI -35 dBm")
         func scan() async throws {
             try await withWorld(["hr", "esp", "sc_only"], label: "scan") { world, dir in
-                let json = try await rtstack(["scan", "--duration", "2", "--json"], world, dir, timeout: 20)
+                let json = try await rtstack(["scan", "--duration", "6", "--json"], world, dir, timeout: 20)
                 #expect(json.status == 0, "\(json.transcript)")
                 let devices = json.events("device")
                 // The name comes in the scan response (the README's table), the services in the
@@ -48,7 +48,7 @@ extension ZephyrIntegration {
                 }
                 #expect(Set(devices.compactMap { $0["address"]?.string }).count == 3, "\(json.transcript)")
 
-                let text = try await rtstack(["scan", "--duration", "2"], world, dir, timeout: 20)
+                let text = try await rtstack(["scan", "--duration", "6"], world, dir, timeout: 20)
                 #expect(text.status == 0, "\(text.transcript)")
                 let summary = try #require(text.stdout.firstIndex(of: "3 device(s):"), "\(text.transcript)")
                 let rows = Array(text.stdout[(summary + 1)...])
@@ -60,7 +60,7 @@ extension ZephyrIntegration {
                 #expect(rows.contains { $0.contains("Environmental Sensing (181A), Battery (180F)") }, "\(rows)")
 
                 // Passive: no scan requests, so no scan responses and no names.
-                let passive = try await rtstack(["scan", "--duration", "2", "--json", "--passive"], world, dir, timeout: 20)
+                let passive = try await rtstack(["scan", "--duration", "6", "--json", "--passive"], world, dir, timeout: 20)
                 #expect(passive.status == 0, "\(passive.transcript)")
                 let quiet = passive.events("device")
                 #expect(Set(quiet.compactMap { $0["address"]?.string }) == Set(expected.map(\.address)), "\(passive.transcript)")
