@@ -50,14 +50,14 @@ final class ControlServer {
         try Self.removeStale(path, address: address)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system("socket(AF_UNIX)", path, errno) }
-        // The file gets `mode` as it is created: no moment in which others could connect.
-        let oldMask = umask(mode_t(0o777 & ~mode))
-        let bound = address.withSockaddr { bind(fd, $0, $1) }
-        let bindErrno = errno
-        umask(oldMask)
-        guard bound == 0 else {
+        // The file is given `mode` between bind and listen: until listen(2) a connect is refused
+        // (ECONNREFUSED), so nobody gets in through the default mode in between. Not umask(2)
+        // around bind: the mask is the process's, and every file another thread created meanwhile
+        // (a capture, a test's script) got the socket's mode.
+        guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
+            let code = errno
             Glibc.close(fd)
-            throw .system("bind", path, bindErrno)
+            throw .system("bind", path, code)
         }
         if chmod(path, mode_t(mode)) != 0 || (gid.map { chown(path, uid_t.max, $0) != 0 } ?? false) {
             let code = errno

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import HostCore
 import Service
+import Synchronization
+import TestSupport
 import Testing
 @testable import RTStackCLI
 
@@ -164,6 +166,38 @@ import Testing
         #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o640)
         server.close()
         #expect(stat(path, &st) != 0)
+    }
+
+    /// The process's umask is everybody's: a server that narrowed it around bind(2) gave the
+    /// files other threads created meanwhile its mode (CI saw a test's script made
+    /// non-executable and a broker's password file unreadable).
+    @Test func makingAServerLeavesTheFilesOtherThreadsCreateAsTheyAsk() async throws {
+        final class Flag: Sendable { let raised = Atomic<Bool>(false) }
+        let done = Flag()
+        let file = directory + "/plain"
+        // Files made on a thread of their own (not the pool's, where they might wait until the
+        // servers are made) while this one makes servers.
+        let thread = OwnThreadExecutor(name: "files")
+        defer { thread.close() }
+        let files = Task.detached(executorPreference: thread) {
+            var modes: Set<mode_t> = []
+            repeat {
+                let fd = open(file, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+                var st = stat()
+                if fd >= 0 { fstat(fd, &st); close(fd); modes.insert(st.st_mode & 0o777) }
+                unlink(file)
+            } while !done.raised.load(ordering: .acquiring)
+            return modes
+        }
+        for _ in 0..<300 {
+            let server = try ControlServer(path: path, mode: 0o600, group: nil)
+            server.close()
+        }
+        done.raised.store(true, ordering: .releasing)
+        let modes = await files.value
+        let mask = umask(0)
+        umask(mask)
+        #expect(modes == [0o644 & ~mask], "files made while servers were made got modes \(modes.map { String($0, radix: 8) })")
     }
 
     @Test func aStaleSocketFileIsReplacedAndOneSomebodyListensOnRefused() throws {
