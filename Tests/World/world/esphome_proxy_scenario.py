@@ -131,10 +131,19 @@ async def scenario(args: argparse.Namespace) -> None:
     if args.switch_modes:
         # Passive, then active again, as Home Assistant's scanner settings switch it: per mode the
         # reports and how many carried a name, counted for `--switch-modes` seconds once settled.
+        # Settled: the proxy has reported the new mode (it does on the request), then half a
+        # second more times the patience for the controller to restart its scan with it and
+        # for the reports already on their way: on a loaded machine the simulated world still
+        # delivered scan responses a second after a switch to passive.
         modes = {}
         for mode in (BluetoothScannerMode.PASSIVE, BluetoothScannerMode.ACTIVE):
             client.bluetooth_scanner_set_mode(mode)
-            await asyncio.sleep(0.5)
+            deadline = asyncio.get_running_loop().time() + within(10)
+            while not (scanner_states and scanner_states[-1][1] == int(mode)):
+                if asyncio.get_running_loop().time() > deadline:
+                    break  # the test names the states it got
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(within(0.5))
             reports[:] = [0, 0]
             await asyncio.sleep(args.switch_modes)
             modes[mode.name.lower()] = {'reports': reports[0], 'named': reports[1]}
