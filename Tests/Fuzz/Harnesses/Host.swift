@@ -589,23 +589,29 @@ private func checkInvariants(_ host: HCIHost, _ controller: ScriptedController) 
         fail("ACL credits in use \(host.aclCreditsInUse) outside 0…\(host.aclCreditCapacity)")
     }
     if host.commandCredits < 0 { fail("command credits \(host.commandCredits)") }
-    if let pending = host.pendingConnection, host.state(of: pending) != .initiating {
+    // The pending create read from the initiator, as `initiatingConnections` reports it,
+    // without building that array (with `queuedConnections`' sorted one, a Set and the
+    // accept list's links, they were a tenth of a step).
+    let create = host.initiator.pending
+    let onTheCreate = create.map { $0.acceptList?.count ?? ($0.link == nil ? 0 : 1) } ?? 0
+    if let pending = create.flatMap({ $0.acceptList.map { $0.first?.link } ?? $0.link }), host.state(of: pending) != .initiating {
         fail("pending connection \(pending) is \(String(describing: host.state(of: pending)))")
     }
     // The link table read directly, as `links` would report it, without a status per link.
     let records = host.linkTable.list
     // Links on the pending create (one, or those on the Filter Accept List); links waiting for
-    // their turn again are initiating to the application but queued for the controller.
-    let waitingAgain = Set(host.queuedConnections)
-    let initiating = records.count(where: { host.linkTable.publicState($0) == .initiating && !waitingAgain.contains($0.id) })
-    if initiating > max(1, host.initiatingConnections.count) { fail("\(initiating) links initiating, \(host.initiatingConnections.count) on the create") }
+    // their turn again (queued, or back at the controller's turn) are initiating to the
+    // application but queued for the controller: `queuedConnections` holds exactly those.
+    func waitsForConnector(_ record: LinkRecord) -> Bool {
+        if case .queued = record.phase { return true }
+        return record.phase.attempt == .controllerTurn
+    }
+    let initiating = records.count(where: { host.linkTable.publicState($0) == .initiating && !waitsForConnector($0) })
+    if initiating > max(1, onTheCreate) { fail("\(initiating) links initiating, \(onTheCreate) on the create") }
     if records.count > peers.count { fail("\(records.count) links for \(peers.count) peers") }
     // `queuedConnections` counted without building it (a sorted array per check was 6 % of
     // an execution): the links queued or waiting for their turn at the controller.
-    let queued = records.count {
-        if case .queued = $0.phase { return true }
-        return $0.phase.attempt == .controllerTurn
-    }
+    let queued = records.count(where: waitsForConnector)
     if queued > peers.count { fail("\(queued) connections queued") }
     let handles = records.compactMap { $0.phase.connection?.handle }
     for (i, h) in handles.enumerated() where handles[(i + 1)...].contains(h) { fail("two links on one connection handle") }
