@@ -121,7 +121,12 @@ extension HCIHost {
             // The pairing takes the peer's keys from now on: they may come before this
             // command's Command Complete.
             c.security?.encryptionChanged(keySize: nil, context: &securityContext, at: now)
-            send(ReadEncryptionKeySize(connectionHandle: handle), purpose: .readEncryptionKeySize(c.link))
+            // A controller that repeats the event while the read waits for a command credit gets
+            // that one read (sent after the last event, it reads the key in use then), not one
+            // per event: the queue would grow without bound (found by the host fuzzer).
+            if !commands.waits(ReadEncryptionKeySize.opcode, handle: handle) {
+                send(ReadEncryptionKeySize(connectionHandle: handle), purpose: .readEncryptionKeySize(c.link))
+            }
         } else {
             let size = c.security?.expectedKeySize ?? 16
             c.security?.encryptionChanged(keySize: size, context: &securityContext, at: now)

@@ -308,6 +308,27 @@ import Wire
         #expect(world.fake.violations.isEmpty)
     }
 
+    @Test("Encryption Change repeated while the host's command credits are spent: one Read Encryption Key Size waits, not one per event")
+    func repeatedEncryptionChangesQueueOneKeySizeRead() throws {
+        let (world, p, _) = Self.world()
+        let link = world.connect(p, plan: .noGATT)
+        let handle = p.handle ?? 0
+        world.fake.answers[.leConnectionUpdate] = .held
+        try world.host.updateConnection(link, to: ConnectionParameters(intervalMin: 6, intervalMax: 12, latency: 0,
+                                                                       supervisionTimeout: 300), at: world.now)
+        world.settle()
+        #expect(world.fake.held.map(\.opcode) == [.leConnectionUpdate])
+        for _ in 0..<5 {
+            world.fake.emit(.encryptionChangeV1(EncryptionChangeV1Event(connectionHandle: handle, encryptionEnabled: .on)))
+            world.settle()
+        }
+        #expect(world.fake.commands(ReadEncryptionKeySize.self).isEmpty, "no credit: nothing sent yet")
+        world.fake.release(.leConnectionUpdate)
+        world.settle()
+        #expect(world.fake.commands(ReadEncryptionKeySize.self).map(\.connectionHandle) == [handle])
+        #expect(world.fake.violations.isEmpty)
+    }
+
     // MARK: Hostile peers and the throttle
 
     @Test("an invalid public key is refused by name (invalidPublicKey, DHKey Check Failed sent)")
