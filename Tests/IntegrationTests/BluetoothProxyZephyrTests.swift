@@ -116,18 +116,18 @@ extension ZephyrIntegration {
         }
 
         @Test("Plaintext: device info, advertisements with names and −35 dBm, passive and active again, slots, connect v3 without and with cache, services, read, notify, writes, disconnect, an absent device given up, a peer that ends the link",
-              .timeLimit(.minutes(5)))
+              .timeLimit(.minutes(10)))
         func plaintext() async throws {
             try await run(key: nil)
         }
 
-        @Test("Noise-encrypted (--esphome-key): the same scenario", .timeLimit(.minutes(5)))
+        @Test("Noise-encrypted (--esphome-key): the same scenario", .timeLimit(.minutes(10)))
         func encrypted() async throws {
             try await run(key: BluetoothProxyWorldTests.key)
         }
 
         @Test("Two links at once: hr and esp connected together, both notifying on handle 0x1B; each value reaches the client under its own address",
-              .timeLimit(.minutes(3)))
+              .timeLimit(.minutes(10)))
         func twoLinks() async throws {
             try await ZephyrIntegration.withWorld(["hr", "esp"], label: "proxy-links") { world, dir in
                 let (hr, esp) = (Self.hex(ZephyrIntegration.heartAddress), Self.hex(ZephyrIntegration.environmentAddress))
@@ -152,7 +152,7 @@ extension ZephyrIntegration {
         }
 
         @Test("Home Assistant's Bluetooth stack (bleak, bleak-esphome, habluetooth) finds hr through the proxy's scanner, connects, reads and is notified",
-              .timeLimit(.minutes(3)), .enabled(if: ProxyClientVenv.has("bleak_esphome"), "bleak-esphome is not in .venv-world: run `scripts/world setup`"))
+              .timeLimit(.minutes(10)), .enabled(if: ProxyClientVenv.has("bleak_esphome"), "bleak-esphome is not in .venv-world: run `scripts/world setup`"))
         func bleak() async throws {
             try await ZephyrIntegration.withWorld(["hr", "esp"], label: "proxy-bleak") { world, dir in
                 let r = try await ProxyClientRun.start(world.adapter + ["--esphome-name", "rtstack-zephyr"], stateDirectory: dir, clientKey: nil, limit: 120) { port in

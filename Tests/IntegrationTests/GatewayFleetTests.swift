@@ -88,7 +88,7 @@ struct GatewayFleetTests {
     /// next to a gateway on a Bumble world, both to one broker. Its bpm counts the seconds since
     /// the world started (90 … 159, then 90 again), one notification a second: each value names
     /// its notification, so the published ones must step by exactly one.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(10)))
     func aZephyrGatewayJoinsTheFleet() async throws {
         let zephyr = try await BsimWorld.start(["hr", "esp"])
         let broker = try MosquittoBroker()

@@ -46,6 +46,8 @@ final class BsimWorld: @unchecked Sendable {
     private let out: LineCollector
     private let err: LineCollector
     private let stopped = Mutex(false)
+    /// Whether this world still holds its `BsimWorldSlots` slot (given back once, at stop).
+    private let holdsSlot = Mutex(true)
     private let leftovers = Mutex<[String]>([])
 
     /// Environment variable that points at another copy of the world.
@@ -97,6 +99,17 @@ final class BsimWorld: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: script.path) else {
             throw IntegrationFailure("\(script.path) is missing or not executable")
         }
+        await BsimWorldSlots.acquire()
+        do {
+            return try await launch(peripherals, script: script, in: dir, timeout: timeout)
+        } catch {
+            BsimWorldSlots.release()
+            throw error
+        }
+    }
+
+    /// `start` once a slot is held.
+    private static func launch(_ peripherals: [String], script: URL, in dir: URL, timeout: Double) async throws -> BsimWorld {
         // Through `env --default-signal`: a child of the test process inherits its blocked
         // signal mask (TERM, INT, HUP, CHLD… are blocked on the threads that spawn), and
         // run-world blocked on TERM never stops its watchdog, so it would hang in its own
@@ -173,6 +186,11 @@ final class BsimWorld: @unchecked Sendable {
             try? FileManager.default.removeItem(atPath: path)
         }
         leftovers.withLock { $0 = found }
+        giveBackSlot()
+    }
+
+    private func giveBackSlot() {
+        if holdsSlot.withLock({ h -> Bool in defer { h = false }; return h }) { BsimWorldSlots.release() }
     }
 
     private func markStopped() -> Bool {
@@ -224,5 +242,8 @@ final class BsimWorld: @unchecked Sendable {
     }
 
     /// A world nobody stopped (a harness bug) still ends: run-world cleans up after its command.
-    deinit { if markStopped() { endCommand() } }
+    deinit {
+        if markStopped() { endCommand() }
+        giveBackSlot()
+    }
 }
