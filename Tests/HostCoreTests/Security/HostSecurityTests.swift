@@ -283,19 +283,25 @@ import Wire
         #expect(world.fake.commands(LELongTermKeyRequestNegativeReply.self).map(\.connectionHandle) == [handle])
     }
 
-    /// A controller whose one command credit is taken by a held command, repeating its request:
-    /// the host answers once when the credit comes back, not once per request (found by the
-    /// host fuzzer: the queue grew by one Negative Reply per event).
-    @Test("repeated LE Long Term Key Requests while commands wait queue one Negative Reply")
-    func repeatedLongTermKeyRequestsQueueOneNegativeReply() throws {
+    /// A connected link, and the controller's one command credit taken by an LE Connection
+    /// Update it holds (until `release(.leConnectionUpdate)`).
+    static func creditSpent() throws -> (world: HostGATTWorld, handle: UInt16) {
         let (world, p, _) = Self.world()
         let link = world.connect(p, plan: .noGATT)
-        let handle = p.handle ?? 0
         world.fake.answers[.leConnectionUpdate] = .held
         try world.host.updateConnection(link, to: ConnectionParameters(intervalMin: 6, intervalMax: 12, latency: 0,
                                                                        supervisionTimeout: 300), at: world.now)
         world.settle()
         #expect(world.fake.held.map(\.opcode) == [.leConnectionUpdate])
+        return (world, p.handle ?? 0)
+    }
+
+    /// A controller whose one command credit is taken by a held command, repeating its request:
+    /// the host answers once when the credit comes back, not once per request (found by the
+    /// host fuzzer: the queue grew by one Negative Reply per event).
+    @Test("repeated LE Long Term Key Requests while commands wait queue one Negative Reply")
+    func repeatedLongTermKeyRequestsQueueOneNegativeReply() throws {
+        let (world, handle) = try Self.creditSpent()
         for _ in 0..<5 {
             world.fake.emitLE(.longTermKeyRequest(LELongTermKeyRequestEvent(connectionHandle: handle, randomNumber: 1,
                                                                             encryptedDiversifier: 2)))
@@ -310,14 +316,7 @@ import Wire
 
     @Test("Encryption Change repeated while the host's command credits are spent: one Read Encryption Key Size waits, not one per event")
     func repeatedEncryptionChangesQueueOneKeySizeRead() throws {
-        let (world, p, _) = Self.world()
-        let link = world.connect(p, plan: .noGATT)
-        let handle = p.handle ?? 0
-        world.fake.answers[.leConnectionUpdate] = .held
-        try world.host.updateConnection(link, to: ConnectionParameters(intervalMin: 6, intervalMax: 12, latency: 0,
-                                                                       supervisionTimeout: 300), at: world.now)
-        world.settle()
-        #expect(world.fake.held.map(\.opcode) == [.leConnectionUpdate])
+        let (world, handle) = try Self.creditSpent()
         for _ in 0..<5 {
             world.fake.emit(.encryptionChangeV1(EncryptionChangeV1Event(connectionHandle: handle, encryptionEnabled: .on)))
             world.settle()
